@@ -1,0 +1,22 @@
+#include "blur_params.h"
+
+namespace cudagaussian {
+
+const char* border_name(Border border) {
+  switch (border) {
+    case Border::Replicate: return "replicate";
+    case Border::Mirror: return "mirror";
+    case Border::Reflect: return "reflect";
+  }
+  return "unknown";
+}
+
+const char* algorithm_name(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::Auto: return "auto";
+    case Algorithm::Fir: return "fir";
+  }
+  return "unknown";
+}
+
+}  // namespace cudagaussian

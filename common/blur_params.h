@@ -1,0 +1,17 @@
+// Plain parameter types shared by the CPU references, the CUDA kernels and the element.
+#pragma once
+
+namespace cudagaussian {
+
+// How samples outside the image are invented. Names follow scipy.ndimage:
+//   replicate  aaaa|abcd|dddd   (clamp to edge; the reference rule of REFERENCE.md)
+//   mirror     dcb|abcd|cba     (reflect about the edge sample, which is not repeated)
+//   reflect    cba|abcd|dcb     (reflect about the edge, which is repeated)
+enum class Border : int { Replicate = 0, Mirror = 1, Reflect = 2 };
+
+enum class Algorithm : int { Auto = 0, Fir = 1 };
+
+const char* border_name(Border border);
+const char* algorithm_name(Algorithm algorithm);
+
+}  // namespace cudagaussian

@@ -1,0 +1,84 @@
+#include "device_memory.h"
+
+#include <utility>
+
+namespace cudagaussian {
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no driver" error for later callers
+    return 0;
+  }
+  return n;
+}
+
+Status DeviceBuffer::reserve(size_t bytes) {
+  if (bytes <= bytes_ && ptr_) return Status::success();
+  release();
+  CG_CUDA_TRY(cudaMalloc(&ptr_, bytes));
+  bytes_ = bytes;
+  return Status::success();
+}
+
+void DeviceBuffer::release() {
+  if (ptr_) cudaFree(ptr_);
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+DevicePlane& DevicePlane::operator=(DevicePlane&& o) noexcept {
+  if (this != &o) {
+    release();
+    std::swap(ptr_, o.ptr_);
+    std::swap(pitch_, o.pitch_);
+  }
+  return *this;
+}
+
+Status DevicePlane::allocate(size_t row_bytes, int rows) {
+  release();
+  CG_CUDA_TRY(cudaMallocPitch(&ptr_, &pitch_, row_bytes, static_cast<size_t>(rows)));
+  return Status::success();
+}
+
+void DevicePlane::release() {
+  if (ptr_) cudaFree(ptr_);
+  ptr_ = nullptr;
+  pitch_ = 0;
+}
+
+Status CudaStream::create() {
+  release();
+  CG_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  return Status::success();
+}
+
+void CudaStream::release() {
+  if (stream_) cudaStreamDestroy(stream_);
+  stream_ = nullptr;
+}
+
+Status CudaStream::synchronize() const {
+  CG_CUDA_TRY(cudaStreamSynchronize(stream_));
+  return Status::success();
+}
+
+Status pinned_alloc(size_t bytes, void** out) {
+  *out = nullptr;
+  CG_CUDA_TRY(cudaHostAlloc(out, bytes, cudaHostAllocPortable));
+  return Status::success();
+}
+
+void pinned_free(void* ptr) {
+  if (ptr) cudaFreeHost(ptr);
+}
+
+Status copy_2d_async(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
+                     size_t row_bytes, int rows, cudaStream_t stream) {
+  CG_CUDA_TRY(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes,
+                                static_cast<size_t>(rows), cudaMemcpyDefault, stream));
+  return Status::success();
+}
+
+}  // namespace cudagaussian

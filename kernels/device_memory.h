@@ -1,0 +1,78 @@
+// Small RAII owners of device memory, pinned host memory and streams, plus the few runtime
+// calls the element needs. Create, use and destroy them with the owning CUDA context current.
+#pragma once
+
+#include <cstddef>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_status.h"
+
+namespace cudagaussian {
+
+// Number of CUDA devices visible to the runtime; 0 (not an error) without a driver or GPU.
+int cuda_device_count();
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  // Keeps the current allocation when it is already large enough.
+  Status reserve(size_t bytes);
+  void release();
+  void* get() const { return ptr_; }
+  size_t size() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// A pitched 2D device allocation (cudaMallocPitch), e.g. one plane of a staged frame.
+class DevicePlane {
+ public:
+  DevicePlane() = default;
+  ~DevicePlane() { release(); }
+  DevicePlane(const DevicePlane&) = delete;
+  DevicePlane& operator=(const DevicePlane&) = delete;
+  DevicePlane(DevicePlane&& o) noexcept { *this = std::move(o); }
+  DevicePlane& operator=(DevicePlane&& o) noexcept;
+
+  Status allocate(size_t row_bytes, int rows);
+  void release();
+  void* get() const { return ptr_; }
+  size_t pitch() const { return pitch_; }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t pitch_ = 0;
+};
+
+class CudaStream {
+ public:
+  CudaStream() = default;
+  ~CudaStream() { release(); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+
+  Status create();  // non-blocking with respect to the legacy default stream
+  void release();
+  cudaStream_t get() const { return stream_; }
+  Status synchronize() const;
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Page-locked host memory, portable across contexts, for DMA transfers without staging.
+Status pinned_alloc(size_t bytes, void** out);
+void pinned_free(void* ptr);
+
+// Asynchronous 2D copy of `rows` rows of `row_bytes` in any direction (cudaMemcpyDefault).
+Status copy_2d_async(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
+                     size_t row_bytes, int rows, cudaStream_t stream);
+
+}  // namespace cudagaussian

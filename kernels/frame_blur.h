@@ -1,0 +1,78 @@
+// Blurs every plane of a frame with the chosen algorithm. Chroma planes get sigma divided by
+// their subsampling so that the blur has the same size on screen. This is the API the element
+// (and any other application) uses: plan once per caps or parameter change, then run per frame.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "blur_params.h"
+#include "cuda_status.h"
+#include "plane.h"
+
+namespace cudagaussian {
+
+struct BlurSettings {
+  Algorithm algorithm = Algorithm::Auto;
+  double sigma_x = 2.0;
+  double sigma_y = 2.0;
+  double truncate = 4.0;  // FIR support in sigmas
+  Border border = Border::Replicate;
+
+  bool operator==(const BlurSettings& o) const {
+    return algorithm == o.algorithm && sigma_x == o.sigma_x && sigma_y == o.sigma_y &&
+           truncate == o.truncate && border == o.border;
+  }
+  bool operator!=(const BlurSettings& o) const { return !(*this == o); }
+};
+
+struct PlaneSpec {
+  PlaneGeometry geometry;
+  int subsample_x = 1;  // luma pixels per pixel of this plane, horizontally
+  int subsample_y = 1;
+};
+
+struct DevicePlaneRef {
+  const void* data = nullptr;
+  size_t pitch = 0;
+};
+struct MutableDevicePlaneRef {
+  void* data = nullptr;
+  size_t pitch = 0;
+};
+
+class SeparableFir;
+
+class FrameBlur {
+ public:
+  FrameBlur();
+  ~FrameBlur();
+  FrameBlur(const FrameBlur&) = delete;
+  FrameBlur& operator=(const FrameBlur&) = delete;
+
+  // Checks the settings (e.g. the FIR radius limit) without touching the GPU.
+  static Status validate(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
+
+  // Computes taps and allocates scratch; with the CUDA context current.
+  Status plan(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
+
+  // One entry per plane, in the order given to plan().
+  Status run(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst,
+             cudaStream_t stream) const;
+
+  void release();
+  bool planned() const { return !filters_.empty(); }
+  const BlurSettings& settings() const { return settings_; }
+
+ private:
+  BlurSettings settings_;
+  std::vector<std::unique_ptr<SeparableFir>> filters_;
+};
+
+// Sigma of a plane along one axis: the frame's sigma over the plane's subsampling.
+inline double plane_sigma(double sigma, int subsample) { return sigma / subsample; }
+
+}  // namespace cudagaussian
