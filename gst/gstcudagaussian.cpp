@@ -1,0 +1,787 @@
+/* GStreamer
+ * cudagaussian: Gaussian blur of raw video on NVIDIA GPUs.
+ *
+ * This library is free software; you can redistribute it and/or modify it under the terms of
+ * the GNU Library General Public License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-cudagaussian
+ * @title: cudagaussian
+ *
+ * Blurs raw video with an exact Gaussian on an NVIDIA GPU. Frames may live in system memory
+ * (copied to the GPU and back; the element offers upstream pinned buffers so the copies are
+ * DMA) or in CUDA memory (`memory:CUDAMemory`, zero-copy next to cudaupload, nvh264dec, ...).
+ * Chroma planes are blurred with sigma divided by their subsampling, so the blur has the same
+ * size on screen in every plane. All channels, alpha included, are blurred.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudagaussian sigma=5 ! videoconvert ! autovideosink
+ * ]| A blurred test pattern.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! cudagaussian sigma=8 ! videoconvert ! x264enc ! mp4mux ! filesink location=out.mp4
+ * ]| Blur a file (system memory).
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! "video/x-raw(memory:CUDAMemory)" ! cudagaussian sigma=8 ! nvh264enc ! h264parse ! mp4mux ! filesink location=out.mp4
+ * ]| Decode, blur and encode without leaving the GPU (needs a GPU with NVENC).
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudagaussian.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "device_memory.h"
+#include "fir_taps.h"
+#include "frame_blur.h"
+#include "gstcudapinnedallocator.h"
+#include "video_planes.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_gaussian_debug);
+#define GST_CAT_DEFAULT gst_cuda_gaussian_debug
+
+namespace cg = cudagaussian;
+
+enum
+{
+  PROP_0,
+  PROP_SIGMA,
+  PROP_SIGMA_Y,
+  PROP_ALGORITHM,
+  PROP_TRUNCATE,
+  PROP_BORDER,
+  PROP_DEVICE_ID,
+};
+
+#define MAX_SIGMA 250.0
+#define DEFAULT_SIGMA 2.0
+#define DEFAULT_SIGMA_Y -1.0
+#define DEFAULT_ALGORITHM cg::Algorithm::Auto
+#define DEFAULT_TRUNCATE cg::kDefaultTruncate
+#define DEFAULT_BORDER cg::Border::Replicate
+#define DEFAULT_DEVICE_ID -1
+
+/* GPU-side state of one element: created in start(), destroyed in stop(), both with the
+ * CUDA context pushed. */
+struct GstCudaGaussianState
+{
+  cg::CudaStream stream;
+  cg::FrameBlur blur;
+  std::vector < cg::PlaneSpec > planes;
+  /* Device copies of system-memory frames, allocated on first use per caps. */
+  std::vector < cg::DevicePlane > staged_in;
+  std::vector < cg::DevicePlane > staged_out;
+};
+
+struct _GstCudaGaussian
+{
+  GstBaseTransform parent;
+
+  /* properties, under the object lock */
+  gdouble sigma;
+  gdouble sigma_y;
+  cg::Algorithm algorithm;
+  gdouble truncate;
+  cg::Border border;
+  gint device_id;
+
+  /* streaming state */
+  GstCudaContext *context;
+  GstVideoInfo info;
+  GstCudaGaussianState *state;
+};
+
+#define gst_cuda_gaussian_parent_class parent_class
+G_DEFINE_TYPE (GstCudaGaussian, gst_cuda_gaussian, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (cudagaussian, "cudagaussian", GST_RANK_NONE,
+    GST_TYPE_CUDA_GAUSSIAN);
+
+GType
+gst_cuda_gaussian_algorithm_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::Algorithm::Auto, "Pick the fastest exact algorithm", "auto"},
+    {(gint) cg::Algorithm::Fir,
+        "Separable FIR: sampled Gaussian taps out to truncate x sigma", "fir"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianAlgorithm", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_border_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::Border::Replicate, "Repeat the edge pixel: aaa|abcd",
+        "replicate"},
+    {(gint) cg::Border::Mirror,
+        "Mirror about the edge pixel, not repeating it: cb|abcd", "mirror"},
+    {(gint) cg::Border::Reflect,
+        "Reflect about the edge, repeating the edge pixel: ba|abcd",
+        "reflect"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianBorder", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+        (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_GAUSSIAN_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE (GST_CUDA_GAUSSIAN_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+        (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_GAUSSIAN_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE (GST_CUDA_GAUSSIAN_FORMATS)));
+
+/* ---------------------------------------------------------------- properties */
+
+static gdouble
+effective_sigma_y (gdouble sigma, gdouble sigma_y)
+{
+  return sigma_y < 0 ? sigma : sigma_y;
+}
+
+/* A blur of zero in both directions leaves frames untouched: let buffers through. */
+static void
+gst_cuda_gaussian_update_passthrough (GstCudaGaussian * self)
+{
+  GST_OBJECT_LOCK (self);
+  const gboolean identity = self->sigma == 0.0 &&
+      effective_sigma_y (self->sigma, self->sigma_y) == 0.0;
+  GST_OBJECT_UNLOCK (self);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), identity);
+}
+
+static cg::BlurSettings
+gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
+{
+  cg::BlurSettings s;
+
+  GST_OBJECT_LOCK (self);
+  s.algorithm = self->algorithm;
+  s.sigma_x = self->sigma;
+  s.sigma_y = effective_sigma_y (self->sigma, self->sigma_y);
+  s.truncate = self->truncate;
+  s.border = self->border;
+  GST_OBJECT_UNLOCK (self);
+  return s;
+}
+
+static void
+gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIGMA:
+      self->sigma = g_value_get_double (value);
+      break;
+    case PROP_SIGMA_Y:
+      self->sigma_y = g_value_get_double (value);
+      break;
+    case PROP_ALGORITHM:
+      self->algorithm = (cg::Algorithm) g_value_get_enum (value);
+      break;
+    case PROP_TRUNCATE:
+      self->truncate = g_value_get_double (value);
+      break;
+    case PROP_BORDER:
+      self->border = (cg::Border) g_value_get_enum (value);
+      break;
+    case PROP_DEVICE_ID:
+      self->device_id = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (prop_id == PROP_SIGMA || prop_id == PROP_SIGMA_Y)
+    gst_cuda_gaussian_update_passthrough (self);
+}
+
+static void
+gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIGMA:
+      g_value_set_double (value, self->sigma);
+      break;
+    case PROP_SIGMA_Y:
+      g_value_set_double (value, self->sigma_y);
+      break;
+    case PROP_ALGORITHM:
+      g_value_set_enum (value, (gint) self->algorithm);
+      break;
+    case PROP_TRUNCATE:
+      g_value_set_double (value, self->truncate);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, (gint) self->border);
+      break;
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, self->device_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---------------------------------------------------------------- CUDA context */
+
+static void
+gst_cuda_gaussian_set_context (GstElement * element, GstContext * context)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (element);
+
+  gst_cuda_handle_set_context (element, context, self->device_id,
+      &self->context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cuda_gaussian_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cuda_handle_context_query (GST_ELEMENT (self), query, self->context))
+    return TRUE;
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+
+/* Releases every GPU resource of the state inside its context. */
+static void
+gst_cuda_gaussian_free_state (GstCudaGaussian * self)
+{
+  if (!self->state)
+    return;
+  if (self->context && gst_cuda_context_push (self->context)) {
+    delete self->state;
+    gst_cuda_context_pop (NULL);
+  } else {
+    GST_ERROR_OBJECT (self, "could not push CUDA context; leaking GPU state");
+  }
+  self->state = NULL;
+}
+
+static gboolean
+gst_cuda_gaussian_start (GstBaseTransform * trans)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+
+  if (!gst_cuda_load_library ()) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No CUDA device is available: the NVIDIA driver library (libcuda.so.1) "
+            "could not be loaded."),
+        ("Install the NVIDIA driver, or check that libcuda.so.1 is on the "
+            "library path."));
+    return FALSE;
+  }
+
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), self->device_id,
+          &self->context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No CUDA device is available (cuda-device-id=%d).", self->device_id),
+        ("Could not create a CUDA context; check that an NVIDIA GPU is present "
+            "and that cuda-device-id names one of them."));
+    return FALSE;
+  }
+
+  if (!gst_cuda_context_push (self->context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not make the CUDA context current."), (NULL));
+    return FALSE;
+  }
+  self->state = new GstCudaGaussianState;
+  cg::Status st = self->state->stream.create ();
+  gst_cuda_context_pop (NULL);
+  if (!st.ok ()) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not create a CUDA stream."), ("%s", st.message.c_str ()));
+    gst_cuda_gaussian_free_state (self);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_gaussian_stop (GstBaseTransform * trans)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+
+  gst_cuda_gaussian_free_state (self);
+  gst_clear_object (&self->context);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- caps and allocation */
+
+static gboolean
+caps_have_cuda_memory (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+static gboolean
+gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps G_GNUC_UNUSED)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+  GstVideoInfo info;
+  std::vector < cg::PlaneSpec > planes;
+
+  if (!self->state) {
+    GST_ERROR_OBJECT (self, "no CUDA state: was start() successful?");
+    return FALSE;
+  }
+  if (!gst_video_info_from_caps (&info, incaps) ||
+      !gst_cuda_gaussian_plane_specs (&info, &planes)) {
+    GST_ERROR_OBJECT (self, "unsupported caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+
+  /* New geometry: drop the plan and staging buffers; the next frame re-plans. */
+  if (!gst_cuda_context_push (self->context))
+    return FALSE;
+  self->state->blur.release ();
+  self->state->staged_in.clear ();
+  self->state->staged_out.clear ();
+  gst_cuda_context_pop (NULL);
+
+  self->state->planes = planes;
+  self->info = info;
+  gst_cuda_gaussian_update_passthrough (self);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_gaussian_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED,
+    GstCaps * caps,
+    gsize * size)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+static GstBufferPool *
+gst_cuda_gaussian_new_pool (GstCudaGaussian * self, GstCaps * caps, guint size,
+    guint min, guint max)
+{
+  if (!caps_have_cuda_memory (caps))
+    return gst_cuda_pinned_pool_new (self->context, caps, size, min, max);
+
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (self->context);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* The pool's own idea of the buffer size (CUDA pools pad their planes). */
+static guint
+pool_buffer_size (GstBufferPool * pool)
+{
+  guint size = 0;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  return size;
+}
+
+static gboolean
+gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+  GstCaps *caps;
+  GstVideoInfo info;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+  /* Passthrough: the query went downstream. */
+  if (decide_query == NULL)
+    return TRUE;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps) || !self->context)
+    return FALSE;
+
+  if (gst_query_get_n_allocation_pools (query) == 0) {
+    GstBufferPool *pool = gst_cuda_gaussian_new_pool (self, caps,
+        GST_VIDEO_INFO_SIZE (&info), 0, 0);
+    if (!pool) {
+      GST_WARNING_OBJECT (self, "could not create a buffer pool to propose");
+      return FALSE;
+    }
+    gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), 0, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+  GstCaps *caps = NULL;
+  GstBufferPool *pool = NULL;
+  GstVideoInfo info;
+  guint size = 0, min = 0, max = 0;
+  gboolean update = FALSE;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  size = GST_VIDEO_INFO_SIZE (&info);
+
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+    update = TRUE;
+    /* Keep a downstream CUDA pool only if it lives in our context; for system memory
+     * always use our pinned pool so the download is DMA. */
+    if (pool && !(caps_have_cuda_memory (caps) && GST_IS_CUDA_BUFFER_POOL (pool)
+            && GST_CUDA_BUFFER_POOL (pool)->context == self->context))
+      gst_clear_object (&pool);
+    size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
+  }
+
+  if (!pool)
+    pool = gst_cuda_gaussian_new_pool (self, caps, size, min, max);
+  if (!pool) {
+    GST_ERROR_OBJECT (self, "could not create an output buffer pool");
+    return FALSE;
+  }
+  size = pool_buffer_size (pool);
+
+  if (update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+/* ---------------------------------------------------------------- streaming */
+
+static void
+gst_cuda_gaussian_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+
+  /* Controlled properties take their value for this frame before it is filtered. */
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+/* A buffer the kernels can read or write in place: one CUDA memory of our context. */
+static gboolean
+gst_cuda_gaussian_is_device_buffer (GstCudaGaussian * self, GstBuffer * buffer)
+{
+  if (gst_buffer_n_memory (buffer) != 1)
+    return FALSE;
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == self->context;
+}
+
+static cg::Status
+ensure_staging (std::vector < cg::DevicePlane > &staged,
+    const std::vector < cg::PlaneSpec > &planes)
+{
+  if (!staged.empty ())
+    return cg::Status::success ();
+  staged.resize (planes.size ());
+  for (size_t i = 0; i < planes.size (); i++) {
+    cg::Status st = staged[i].allocate (planes[i].geometry.row_bytes (),
+        planes[i].geometry.height);
+    if (!st.ok ()) {
+      staged.clear ();
+      return st;
+    }
+  }
+  return cg::Status::success ();
+}
+
+#define CUDA_FAIL(self, text, status) \
+  GST_ELEMENT_ERROR (self, LIBRARY, FAILED, (text), ("%s", (status).message.c_str ()))
+
+/* Runs one frame with the context current. Input and output are either mapped in place
+ * (CUDA memory) or staged through device buffers (system memory). */
+static GstFlowReturn
+gst_cuda_gaussian_process (GstCudaGaussian * self, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaGaussianState *state = self->state;
+  const cg::BlurSettings settings = gst_cuda_gaussian_snapshot (self);
+  cg::Status st;
+
+  /* Parameters change between frames, never inside one. */
+  if (!state->blur.planned () || state->blur.settings () != settings) {
+    st = state->blur.plan (settings, state->planes);
+    if (!st.ok ()) {
+      if (st.cuda == cudaSuccess)
+        GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+            ("Invalid blur settings: %s", st.message.c_str ()), (NULL));
+      else
+        CUDA_FAIL (self, ("Could not prepare the blur on the GPU."), st);
+      return GST_FLOW_ERROR;
+    }
+  }
+
+  const gboolean in_device = gst_cuda_gaussian_is_device_buffer (self, inbuf);
+  const gboolean out_device = gst_cuda_gaussian_is_device_buffer (self, outbuf);
+  GstVideoFrame in_frame, out_frame;
+
+  if (!gst_video_frame_map (&in_frame, &self->info, inbuf, (GstMapFlags)
+          (GST_MAP_READ | (in_device ? GST_MAP_CUDA : 0)))) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not map the input frame: the buffer may be smaller than its caps "
+            "describe."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&out_frame, &self->info, outbuf, (GstMapFlags)
+          (GST_MAP_WRITE | (out_device ? GST_MAP_CUDA : 0)))) {
+    gst_video_frame_unmap (&in_frame);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame."),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  const size_t n = state->planes.size ();
+  const cudaStream_t stream = state->stream.get ();
+  std::vector < cg::DevicePlaneRef > src (n);
+  std::vector < cg::MutableDevicePlaneRef > dst (n);
+
+  if (!in_device)
+    st = ensure_staging (state->staged_in, state->planes);
+  if (st.ok () && !out_device)
+    st = ensure_staging (state->staged_out, state->planes);
+
+  for (size_t i = 0; i < n && st.ok (); i++) {
+    const cg::PlaneGeometry & g = state->planes[i].geometry;
+    void *in_data = GST_VIDEO_FRAME_PLANE_DATA (&in_frame, i);
+    const size_t in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, i);
+
+    if (in_device) {
+      src[i] = { in_data, in_stride };
+    } else {
+      src[i] = { state->staged_in[i].get (), state->staged_in[i].pitch () };
+      st = cg::copy_2d_async (state->staged_in[i].get (),
+          state->staged_in[i].pitch (), in_data, in_stride, g.row_bytes (),
+          g.height, stream);
+    }
+    if (out_device)
+      dst[i] = { GST_VIDEO_FRAME_PLANE_DATA (&out_frame, i),
+          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, i) };
+    else
+      dst[i] = { state->staged_out[i].get (), state->staged_out[i].pitch () };
+  }
+
+  if (st.ok ())
+    st = state->blur.run (src, dst, stream);
+
+  for (size_t i = 0; i < n && st.ok () && !out_device; i++) {
+    const cg::PlaneGeometry & g = state->planes[i].geometry;
+    st = cg::copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&out_frame, i),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, i), dst[i].data, dst[i].pitch,
+        g.row_bytes (), g.height, stream);
+  }
+
+  /* 1.22 has no stream in GstCudaMemory: the frame must be complete before it leaves. */
+  cg::Status sync = state->stream.synchronize ();
+  if (st.ok ())
+    st = sync;
+
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+
+  if (!st.ok ()) {
+    CUDA_FAIL (self, ("Blurring the frame on the GPU failed."), st);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_gaussian_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+
+  if (!self->state || !self->context) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Element is not started."),
+        (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_cuda_context_push (self->context)) {
+    GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
+        ("Could not make the CUDA context current."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  GstFlowReturn ret = gst_cuda_gaussian_process (self, inbuf, outbuf);
+  gst_cuda_context_pop (NULL);
+  return ret;
+}
+
+/* ---------------------------------------------------------------- GObject */
+
+static void
+gst_cuda_gaussian_finalize (GObject * object)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
+
+  gst_cuda_gaussian_free_state (self);
+  gst_clear_object (&self->context);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags live = (GParamFlags) (G_PARAM_READWRITE |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
+      G_PARAM_STATIC_STRINGS);
+  const GParamFlags mutable_playing = (GParamFlags) (G_PARAM_READWRITE |
+      GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS);
+
+  gobject_class->set_property = gst_cuda_gaussian_set_property;
+  gobject_class->get_property = gst_cuda_gaussian_get_property;
+  gobject_class->finalize = gst_cuda_gaussian_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Standard deviation of the Gaussian in pixels (horizontal, and vertical "
+          "unless sigma-y is set); 0 passes frames through untouched",
+          0.0, MAX_SIGMA, DEFAULT_SIGMA, live));
+  g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
+      g_param_spec_double ("sigma-y", "Sigma Y",
+          "Vertical standard deviation in pixels for an anisotropic blur; "
+          "-1 follows sigma", -1.0, MAX_SIGMA, DEFAULT_SIGMA_Y, live));
+  g_object_class_install_property (gobject_class, PROP_ALGORITHM,
+      g_param_spec_enum ("algorithm", "Algorithm",
+          "How the blur is computed; auto picks the fastest exact one",
+          GST_TYPE_CUDA_GAUSSIAN_ALGORITHM, (gint) DEFAULT_ALGORITHM,
+          mutable_playing));
+  g_object_class_install_property (gobject_class, PROP_TRUNCATE,
+      g_param_spec_double ("truncate", "Truncate",
+          "FIR support in sigmas: taps out to ceil(truncate x sigma) pixels each "
+          "side (4 keeps the lost tail below 0.01 %; the radius may not exceed "
+          "1536)", cg::kMinTruncate, cg::kMaxTruncate, DEFAULT_TRUNCATE, live));
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border",
+          "How pixels beyond the frame edges are made up",
+          GST_TYPE_CUDA_GAUSSIAN_BORDER, (gint) DEFAULT_BORDER,
+          mutable_playing));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "The GPU to use (-1 = any; a context shared by neighbouring CUDA "
+          "elements is preferred)", -1, G_MAXINT, DEFAULT_DEVICE_ID,
+          (GParamFlags) (G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+              G_PARAM_STATIC_STRINGS)));
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA Gaussian blur", "Filter/Effect/Video",
+      "Blurs video with an exact Gaussian on an NVIDIA GPU",
+      "cudagaussian developers");
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_set_context);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_stop);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_set_caps);
+  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_get_unit_size);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_decide_allocation);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_before_transform);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_transform);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_ALGORITHM,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_BORDER,
+      (GstPluginAPIFlags) 0);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
+      "CUDA Gaussian blur");
+}
+
+static void
+gst_cuda_gaussian_init (GstCudaGaussian * self)
+{
+  self->sigma = DEFAULT_SIGMA;
+  self->sigma_y = DEFAULT_SIGMA_Y;
+  self->algorithm = DEFAULT_ALGORITHM;
+  self->truncate = DEFAULT_TRUNCATE;
+  self->border = DEFAULT_BORDER;
+  self->device_id = DEFAULT_DEVICE_ID;
+  gst_video_info_init (&self->info);
+}

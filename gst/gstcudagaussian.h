@@ -1,0 +1,25 @@
+/* GStreamer
+ * cudagaussian: Gaussian blur of raw video on NVIDIA GPUs.
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_GAUSSIAN (gst_cuda_gaussian_get_type ())
+G_DECLARE_FINAL_TYPE (GstCudaGaussian, gst_cuda_gaussian, GST, CUDA_GAUSSIAN,
+    GstBaseTransform);
+
+#define GST_TYPE_CUDA_GAUSSIAN_ALGORITHM (gst_cuda_gaussian_algorithm_get_type ())
+GType gst_cuda_gaussian_algorithm_get_type (void);
+
+#define GST_TYPE_CUDA_GAUSSIAN_BORDER (gst_cuda_gaussian_border_get_type ())
+GType gst_cuda_gaussian_border_get_type (void);
+
+GST_ELEMENT_REGISTER_DECLARE (cudagaussian);
+
+G_END_DECLS
