@@ -1,0 +1,199 @@
+/* Element tests that need no GPU: registration, properties, caps, passthrough, and the error a
+ * pipeline gets when no CUDA device can be used. */
+#include <gst/check/gstcheck.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/cuda/gstcudaloader.h>
+
+#include <string>
+
+#include "device_memory.h"
+
+static const char *kFormats[] = { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB",
+  "ABGR", "xRGB", "xBGR", "RGB", "BGR", "GRAY8", "GRAY16_LE", "I420", "YV12",
+  "NV12", "NV21", "Y42B", "Y444", "P010_10LE", "P016_LE"
+};
+
+static gboolean
+have_cuda_device (void)
+{
+  return gst_cuda_load_library () && cudagaussian::cuda_device_count () > 0;
+}
+
+GST_START_TEST (test_registered_with_defaults)
+{
+  GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
+  fail_unless (e != NULL, "cudagaussian is not registered");
+
+  gdouble sigma, sigma_y, truncate;
+  gint algorithm, border, device;
+  g_object_get (e, "sigma", &sigma, "sigma-y", &sigma_y, "truncate", &truncate,
+      "algorithm", &algorithm, "border", &border, "cuda-device-id", &device,
+      NULL);
+  fail_unless_equals_float (sigma, 2.0);
+  fail_unless_equals_float (sigma_y, -1.0);
+  fail_unless_equals_float (truncate, 4.0);
+  fail_unless_equals_int (algorithm, 0);        /* auto */
+  fail_unless_equals_int (border, 0);   /* replicate */
+  fail_unless_equals_int (device, -1);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+/* Checks that the spec clamps @value to @expected (TRUE from validate = it was changed). */
+static void
+check_double_clamped (GObjectClass * klass, const char *name, gdouble value,
+    gdouble expected)
+{
+  GParamSpec *pspec = g_object_class_find_property (klass, name);
+  fail_unless (pspec != NULL, "no property %s", name);
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, value);
+  const gboolean changed = g_param_value_validate (pspec, &v);
+  fail_unless (changed == (value != expected), "%s=%g", name, value);
+  fail_unless_equals_float (g_value_get_double (&v), expected);
+  g_value_unset (&v);
+}
+
+GST_START_TEST (test_property_ranges)
+{
+  GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+
+  check_double_clamped (klass, "sigma", 0.0, 0.0);
+  check_double_clamped (klass, "sigma", 250.0, 250.0);
+  check_double_clamped (klass, "sigma", -0.5, 0.0);
+  check_double_clamped (klass, "sigma", 1000.0, 250.0);
+  check_double_clamped (klass, "sigma-y", -1.0, -1.0);
+  check_double_clamped (klass, "sigma-y", -3.0, -1.0);
+  check_double_clamped (klass, "sigma-y", 251.0, 250.0);
+  check_double_clamped (klass, "truncate", 0.5, 1.0);
+  check_double_clamped (klass, "truncate", 8.0, 8.0);
+  check_double_clamped (klass, "truncate", 9.0, 8.0);
+
+  /* Live-changeable and controllable where a change between frames makes sense. */
+  const char *live[] = { "sigma", "sigma-y", "truncate" };
+  for (const char *name : live) {
+    GParamSpec *p = g_object_class_find_property (klass, name);
+    fail_unless (p->flags & GST_PARAM_CONTROLLABLE, "%s", name);
+    fail_unless (p->flags & GST_PARAM_MUTABLE_PLAYING, "%s", name);
+  }
+  fail_unless (g_object_class_find_property (klass,
+          "border")->flags & GST_PARAM_MUTABLE_PLAYING);
+  fail_unless (g_object_class_find_property (klass,
+          "algorithm")->flags & GST_PARAM_MUTABLE_PLAYING);
+
+  /* Enum values by nick, as gst-launch users write them. */
+  gst_util_set_object_arg (G_OBJECT (e), "border", "mirror");
+  gint border;
+  g_object_get (e, "border", &border, NULL);
+  fail_unless_equals_int (border, 1);
+  gst_util_set_object_arg (G_OBJECT (e), "algorithm", "fir");
+  gint algorithm;
+  g_object_get (e, "algorithm", &algorithm, NULL);
+  fail_unless_equals_int (algorithm, 1);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_caps_accepted_for_every_format)
+{
+  GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstPad *src = gst_element_get_static_pad (e, "src");
+
+  for (const char *format : kFormats) {
+    for (const char *feature : { "", "(memory:CUDAMemory)" }) {
+      std::string s = std::string ("video/x-raw") + feature + ",format=" + format +
+          ",width=385,height=289,framerate=30/1";
+      GstCaps *caps = gst_caps_from_string (s.c_str ());
+      fail_unless (gst_pad_query_accept_caps (sink, caps), "sink refused %s",
+          s.c_str ());
+      fail_unless (gst_pad_query_accept_caps (src, caps), "src refused %s",
+          s.c_str ());
+      gst_caps_unref (caps);
+    }
+  }
+  for (const char *bad : { "video/x-raw,format=YUY2,width=64,height=64",
+          "video/x-raw,format=UYVY,width=64,height=64",
+          "video/x-raw,format=RGBA64_LE,width=64,height=64",
+          "video/x-bayer,format=rggb,width=64,height=64",
+          "audio/x-raw,format=S16LE" }) {
+    GstCaps *caps = gst_caps_from_string (bad);
+    fail_if (gst_pad_query_accept_caps (sink, caps), "accepted %s", bad);
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_passthrough_only_at_zero_sigma)
+{
+  GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
+  GstBaseTransform *t = GST_BASE_TRANSFORM (e);
+
+  fail_if (gst_base_transform_is_passthrough (t));
+  g_object_set (e, "sigma", 0.0, NULL);
+  fail_unless (gst_base_transform_is_passthrough (t));
+  g_object_set (e, "sigma-y", 3.0, NULL);       /* vertical-only blur */
+  fail_if (gst_base_transform_is_passthrough (t));
+  g_object_set (e, "sigma-y", 0.0, NULL);
+  fail_unless (gst_base_transform_is_passthrough (t));
+  g_object_set (e, "sigma", 0.5, NULL);
+  fail_if (gst_base_transform_is_passthrough (t));
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+/* Without a usable device the pipeline must stop with a readable error, not crash or hang.
+ * With a GPU present, a device id that does not exist takes the same path. */
+GST_START_TEST (test_error_without_cuda_device)
+{
+  const gint device = have_cuda_device ()? 4242 : -1;
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian cuda-device-id=%d ! fakesink",
+      device);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+  fail_unless (msg != NULL, "no error within 10 s");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+
+  GError *err = NULL;
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_FOUND), "unexpected error: %s", err->message);
+  fail_unless (strstr (err->message, "No CUDA device") != NULL, "%s",
+      err->message);
+  GST_INFO ("error as users see it: %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+GST_END_TEST;
+
+static Suite *
+cudagaussian_element_suite (void)
+{
+  Suite *s = suite_create ("cudagaussian-element");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_registered_with_defaults);
+  tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_caps_accepted_for_every_format);
+  tcase_add_test (tc, test_passthrough_only_at_zero_sigma);
+  tcase_add_test (tc, test_error_without_cuda_device);
+  return s;
+}
+
+GST_CHECK_MAIN (cudagaussian_element);

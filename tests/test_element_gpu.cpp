@@ -1,0 +1,306 @@
+/* Element tests on a GPU: every format through system memory (pageable and pinned buffers,
+ * padded strides) and CUDA memory, compared plane by plane with the double reference.
+ * Without a CUDA device the whole program reports a skip. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/video/video.h>
+
+#include <cuda_runtime_api.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "device_memory.h"
+#include "fir_taps.h"
+#include "reference_blur.h"
+#include "video_planes.h"
+
+namespace cg = cudagaussian;
+
+static const char *kFormats[] = { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB",
+  "ABGR", "xRGB", "xBGR", "RGB", "BGR", "GRAY8", "GRAY16_LE", "I420", "YV12",
+  "NV12", "NV21", "Y42B", "Y444", "P010_10LE", "P016_LE"
+};
+
+static GstVideoInfo
+video_info (const char *format, int width, int height)
+{
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, gst_video_format_from_string (format),
+      width, height);
+  return info;
+}
+
+static std::string
+caps_string (const char *format, int width, int height, bool cuda)
+{
+  return std::string ("video/x-raw") + (cuda ? "(memory:CUDAMemory)" : "") +
+      ",format=" + format + ",width=" + std::to_string (width) + ",height=" +
+      std::to_string (height) + ",framerate=30/1";
+}
+
+/* Fills the whole buffer, padding included, with random bytes: any value is a valid sample. */
+static void
+fill_random (GstBuffer * buffer, unsigned seed)
+{
+  std::mt19937 rng (seed);
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (rng () >> 24);
+  gst_buffer_unmap (buffer, &map);
+}
+
+/* A buffer whose planes have padded strides, described by a GstVideoMeta. */
+static GstBuffer *
+new_padded_buffer (const GstVideoInfo * info, int extra_bytes)
+{
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
+  gsize size = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + extra_bytes;
+    offsets[p] = size;
+    guint comp = 0;
+    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+      if (GST_VIDEO_INFO_COMP_PLANE (info, c) == p) {
+        comp = c;
+        break;
+      }
+    size += (gsize) strides[p] * GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
+  }
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info), offsets,
+      strides);
+  return buf;
+}
+
+/* Compares every plane of @out with the reference blur of @in; returns the max error. */
+static double
+max_error_vs_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
+    double sigma, double sigma_y, double truncate, cg::Border border)
+{
+  std::vector < cg::PlaneSpec > specs;
+  fail_unless (gst_cuda_gaussian_plane_specs (info, &specs));
+  GstVideoFrame fin, fout;
+  fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
+  double worst = 0.0;
+  for (size_t p = 0; p < specs.size (); p++) {
+    const cg::PlaneSpec & s = specs[p];
+    const double sx = sigma / s.subsample_x, sy = sigma_y / s.subsample_y;
+    cg::PlaneValues src = cg::read_plane (s.geometry,
+        GST_VIDEO_FRAME_PLANE_DATA (&fin, p), GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p));
+    cg::PlaneValues ref = cg::reference_fir (s.geometry, src,
+        cg::gaussian_taps (sx, cg::fir_radius (sx, truncate)),
+        cg::gaussian_taps (sy, cg::fir_radius (sy, truncate)), border);
+    cg::PlaneValues got = cg::read_plane (s.geometry,
+        GST_VIDEO_FRAME_PLANE_DATA (&fout, p), GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
+    for (size_t i = 0; i < ref.size (); i++)
+      worst = std::max (worst, std::fabs (got[i] - ref[i]));
+  }
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
+  return worst;
+}
+
+static void
+push_and_check (GstHarness * h, const GstVideoInfo * info, GstBuffer * in,
+    double sigma, double sigma_y, cg::Border border, const char *what)
+{
+  gst_buffer_ref (in);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless (out != NULL, "%s: no output", what);
+  const double err = max_error_vs_reference (info, in, out, sigma, sigma_y,
+      4.0, border);
+  fail_unless (err <= 1.0, "%s: max error %.3f > 1 LSB", what, err);
+  GST_INFO ("%s: max error %.3f", what, err);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+GST_START_TEST (test_system_memory_every_format)
+{
+  const int sizes[][2] = { {1, 1}, {3, 2}, {67, 45}, {385, 289} };
+  unsigned seed = 1;
+  for (const char *format : kFormats) {
+    for (auto & wh : sizes) {
+      GstVideoInfo info = video_info (format, wh[0], wh[1]);
+      GstHarness *h = gst_harness_new ("cudagaussian");
+      g_object_set (h->element, "sigma", 2.5, "border", 1, NULL);  /* mirror */
+      gst_harness_set_src_caps_str (h, caps_string (format, wh[0], wh[1], false).c_str ());
+
+      std::string what = std::string (format) + " " + std::to_string (wh[0]) + "x" +
+          std::to_string (wh[1]);
+      /* pageable memory */
+      GstBuffer *plain = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      fill_random (plain, seed++);
+      push_and_check (h, &info, plain, 2.5, 2.5, cg::Border::Mirror,
+          (what + " pageable").c_str ());
+      /* the pinned pool the element proposed upstream */
+      GstBuffer *pinned = gst_harness_create_buffer (h, GST_VIDEO_INFO_SIZE (&info));
+      fill_random (pinned, seed++);
+      push_and_check (h, &info, pinned, 2.5, 2.5, cg::Border::Mirror,
+          (what + " pinned").c_str ());
+      /* padded strides described by a video meta */
+      GstBuffer *padded = new_padded_buffer (&info, 37);
+      fill_random (padded, seed++);
+      push_and_check (h, &info, padded, 2.5, 2.5, cg::Border::Mirror,
+          (what + " padded").c_str ());
+      gst_harness_teardown (h);
+    }
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_upstream_gets_pinned_buffers)
+{
+  GstVideoInfo info = video_info ("RGBA", 320, 240);
+  GstHarness *h = gst_harness_new ("cudagaussian");
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 320, 240, false).c_str ());
+  GstBuffer *buf = gst_harness_create_buffer (h, GST_VIDEO_INFO_SIZE (&info));
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  cudaPointerAttributes attr;
+  fail_unless_equals_int (cudaPointerGetAttributes (&attr, map.data), cudaSuccess);
+  fail_unless_equals_int (attr.type, cudaMemoryTypeHost);
+  gst_buffer_unmap (buf, &map);
+
+  /* and the output comes from a pinned pool too */
+  fill_random (buf, 99);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (cudaPointerGetAttributes (&attr, map.data), cudaSuccess);
+  fail_unless_equals_int (attr.type, cudaMemoryTypeHost);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_settings_change_between_frames)
+{
+  GstVideoInfo info = video_info ("NV12", 385, 289);
+  GstHarness *h = gst_harness_new ("cudagaussian");
+  gst_harness_set_src_caps_str (h, caps_string ("NV12", 385, 289, false).c_str ());
+  struct { double sigma, sigma_y; int border; } steps[] = {
+    {2.0, -1, 0}, {5.0, -1, 0}, {5.0, 0.0, 2}, {0.7, 9.0, 1}, {30.0, -1, 0},
+  };
+  unsigned seed = 7;
+  for (auto & s : steps) {
+    g_object_set (h->element, "sigma", s.sigma, "sigma-y", s.sigma_y, "border",
+        s.border, NULL);
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    fill_random (in, seed++);
+    push_and_check (h, &info, in, s.sigma, s.sigma_y < 0 ? s.sigma : s.sigma_y,
+        (cg::Border) s.border, "settings step");
+  }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_passthrough_keeps_buffer)
+{
+  GstVideoInfo info = video_info ("I420", 64, 48);
+  GstHarness *h = gst_harness_new ("cudagaussian");
+  g_object_set (h->element, "sigma", 0.0, NULL);
+  gst_harness_set_src_caps_str (h, caps_string ("I420", 64, 48, false).c_str ());
+  GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fill_random (in, 3);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless (out == in, "sigma 0 should pass the same buffer through");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* cudaupload ! cudagaussian ! cudadownload: the element works on device pointers in place. */
+GST_START_TEST (test_cuda_memory_every_format)
+{
+  GstElementFactory *up = gst_element_factory_find ("cudaupload");
+  if (!up) {
+    g_print ("skipped: cudaupload is not available (nvcodec needs NVDEC/NVENC libs)\n");
+    return;
+  }
+  gst_object_unref (up);
+
+  int negotiated = 0;
+  unsigned seed = 11;
+  for (const char *format : kFormats) {
+    const int w = 385, hgt = 289;
+    GstVideoInfo info = video_info (format, w, hgt);
+    GstHarness *h = gst_harness_new_parse ("cudaupload ! cudagaussian name=blur "
+        "sigma=3 sigma-y=1.5 ! cudadownload");
+    gst_harness_set_src_caps_str (h, caps_string (format, w, hgt, false).c_str ());
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    fill_random (in, seed++);
+    gst_buffer_ref (in);
+    GstFlowReturn ret = gst_harness_push (h, in);
+    if (ret != GST_FLOW_OK) {
+      g_print ("note: %s does not negotiate through cudaupload (%s)\n", format,
+          gst_flow_get_name (ret));
+      fail_if (g_str_equal (format, "RGBA") || g_str_equal (format, "NV12") ||
+          g_str_equal (format, "I420"), "%s must work in CUDA memory", format);
+      gst_buffer_unref (in);
+      gst_harness_teardown (h);
+      continue;
+    }
+    GstElement *blur = gst_bin_get_by_name (GST_BIN (h->element), "blur");
+    GstPad *pad = gst_element_get_static_pad (blur, "sink");
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+            GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY), "%s: not in CUDA memory", format);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (blur);
+
+    GstBuffer *out = gst_harness_pull (h);
+    const double err = max_error_vs_reference (&info, in, out, 3.0, 1.5, 4.0,
+        cg::Border::Replicate);
+    fail_unless (err <= 1.0, "%s CUDA memory: max error %.3f", format, err);
+    negotiated++;
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    gst_harness_teardown (h);
+  }
+  g_print ("CUDA memory: %d of %d formats negotiated and matched the reference\n",
+      negotiated, (int) G_N_ELEMENTS (kFormats));
+}
+GST_END_TEST;
+
+static Suite *
+cudagaussian_gpu_suite (void)
+{
+  Suite *s = suite_create ("cudagaussian-element-gpu");
+  TCase *tc = tcase_create ("gpu");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_system_memory_every_format);
+  tcase_add_test (tc, test_upstream_gets_pinned_buffers);
+  tcase_add_test (tc, test_settings_change_between_frames);
+  tcase_add_test (tc, test_passthrough_keeps_buffer);
+  tcase_add_test (tc, test_cuda_memory_every_format);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  if (!gst_cuda_load_library () || cudagaussian::cuda_device_count () == 0) {
+    g_print ("skipped: no CUDA device\n");
+    return 77;
+  }
+  return gst_check_run_suite (cudagaussian_gpu_suite (), "cudagaussian_gpu",
+      __FILE__);
+}
