@@ -1,21 +1,28 @@
-// Separable FIR Gaussian: horizontal pass (samples -> float intermediate), then vertical pass
-// (float intermediate -> rounded samples). See separable_fir.h for the contract.
+// Separable FIR Gaussian. See separable_fir.h for the contract.
 //
-// Horizontal pass: one block per (row, segment of kTileWidth pixels). The segment and R halo
-// pixels on each side are staged in shared memory as floats, channels interleaved, with the
-// border rule resolved while loading, so the inner loop has no branches. Thread t computes the
-// samples s = t + j * kHorizontalThreads of the segment; sample s (pixel s / C, channel s % C)
-// reads tile[s + k * C] for k = 0..2R: consecutive threads read consecutive words, so there are
-// no bank conflicts whatever C is. The taps are read through the read-only cache (one uniform
-// address per warp, reused for all of a thread's samples): next to the largest tile they would
-// push the block past sm_75's 64 KB of shared memory.
+// Two register-blocked building blocks, used by two schedules:
 //
-// Vertical pass: every row is width * C independent scalar columns. A thread owns one column
-// and kRowsPerThread consecutive output rows; it reads each input row once (coalesced across
-// the warp) and adds it to every output row whose tap covers it (register blocking), so the
-// intermediate is read (2R + kRowsPerThread) / kRowsPerThread times per output instead of
-// 2R + 1 times. The taps sit in shared memory padded with zeros so that the 8 x 8 block of
-// multiply-adds of each group of 8 input rows needs no range test.
+// * Column block: a thread owns one scalar column (a row is width * C independent scalars) and
+//   kColumnBlock consecutive output rows. It reads each input row once and adds it to all the
+//   outputs its taps reach, so an input is loaded (2R + 8) / 8 times per output, not 2R + 1.
+// * Row block: a thread owns kRowBlock consecutive output pixels (all C channels) of a row held
+//   in shared memory, with the same reuse along the row, and writes them as one vector.
+//   Both use "padded taps": the 2R + 1 taps with B - 1 zeros in front and zeros behind, so that
+//   each group of B inputs needs 2B - 1 taps at an aligned offset (float4 loads) and the B x B
+//   multiply-adds have no range tests.
+//
+// Schedules:
+// * Fused (radius <= kMaxFusedRadius): one block makes a kTileRows x kTilePixels output tile.
+//   Column blocks filter the source vertically straight into shared memory (tile plus R halo
+//   pixels each side), then row blocks filter those rows and write the result. The frame is
+//   read once (halos come from L2) and written once: no intermediate in device memory.
+// * Two-pass (any radius up to kMaxRadius): column blocks write a float intermediate; a second
+//   kernel stages rows of it in shared memory and runs row blocks on them.
+//
+// Shared-memory rows store logical scalar q (q = pixel * C + channel, pixel 0 being R left of the
+// tile) at q + q / (kRowBlock * C): one pad word per row block. Lanes then start kRowBlock*C + 1
+// words apart, an odd number, so the 16 lanes of a row hit 16 distinct banks; rows are 16 mod 32
+// words apart, so the two rows a warp serves hit the other 16.
 
 #include "separable_fir.h"
 
@@ -23,6 +30,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "border.h"
 
@@ -31,203 +39,333 @@ namespace {
 
 // ---- tuning constants -------------------------------------------------------------------------
 
-// Pixels per horizontal block. Wider tiles amortise the 2R halo over more outputs; 256 keeps the
-// worst case, (256 + 2 * 1536) pixels x 4 channels x 4 bytes = 52 KB, within the 64 KB of
-// dynamic shared memory that sm_75 allows per block (sm_80+ allow more).
-constexpr int kTileWidth = 256;
-constexpr int kHorizontalThreads = 128;
-// Resident blocks the compiler must allow per SM. It sets the register cap, 65536 / (12 x 128)
-// = 40: with the cap of 32 that full occupancy would imply, ptxas spills on sm_80, and 40 is
-// still 1536 threads per SM. Turing runs at most 1024 threads per SM, so 8 there (cap 64).
-// (Large radii are limited by shared memory long before this.)
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-constexpr int kHorizontalMinBlocks = 8;
-#else
-constexpr int kHorizontalMinBlocks = 12;
-#endif
-static_assert(kHorizontalMinBlocks * kHorizontalThreads <= 2048, "more threads than an SM holds");
-static_assert(kTileWidth % kHorizontalThreads == 0,
-              "each horizontal thread computes a whole number of pixels' samples");
-// Samples of one tile each thread computes, per channel count.
-template <int C>
-constexpr int kHorizontalOutputs = kTileWidth * C / kHorizontalThreads;
+constexpr int kRowBlock = 4;        // output pixels per thread along a row
+constexpr int kRowThreads = 16;     // threads per row segment
+constexpr int kTilePixels = kRowBlock * kRowThreads;  // 64 output pixels per segment
+constexpr int kColumnBlock = 8;     // output rows per thread down a column
+static_assert(kRowBlock == 4, "row blocks load their 2 * 4 - 1 padded taps as two float4");
+static_assert(kColumnBlock == 8, "column blocks load their 2 * 8 - 1 padded taps as four float4");
+static_assert(32 % kRowThreads == 0, "a warp serves whole row segments");
 
-constexpr size_t horizontal_smem_bytes(int radius, int channels) {
-  return static_cast<size_t>(kTileWidth + 2 * radius) * channels * sizeof(float);
-}
-constexpr size_t kSm75MaxDynamicSmem = 64 * 1024;
-static_assert(horizontal_smem_bytes(SeparableFir::kMaxRadius, 4) <= kSm75MaxDynamicSmem,
-              "the largest horizontal tile must fit sm_75's 64 KB of shared memory per block");
+// Fused tiles: kTileRows rows by kTilePixels pixels, kFusedThreads threads.
+constexpr int kTileRows = 32;
+constexpr int kFusedThreads = 256;
+static_assert(kTileRows % kColumnBlock == 0, "tile rows are whole column blocks");
+static_assert(kFusedThreads % kRowThreads == 0, "fused blocks serve whole row segments");
+// Beyond this the halo re-reads outgrow the saving of the intermediate (and the tile, 32 rows
+// of (64 + 2R) pixels, its shared memory).
+constexpr int kMaxFusedRadius = 16;
 
-// Grid y is limited to 65535; taller images loop over rows inside the block.
+// Two-pass column kernel: 32 columns (one warp per 128-byte line of floats) x 8 column blocks.
+constexpr int kColumnThreadsX = 32;
+constexpr int kColumnThreadsY = 8;
 constexpr int kMaxGridY = 65535;
 
-// Vertical blocks are kVerticalColumns x kVerticalGroups threads: one warp spans 32 adjacent
-// columns (one 128-byte line of the float intermediate per row), and the warps of a block take
-// consecutive row groups, so the rows they share are served from L1.
-constexpr int kVerticalColumns = 32;
-constexpr int kVerticalGroups = 8;
-// Output rows per thread: each input row loaded is used kRowsPerThread times from a register.
-constexpr int kRowsPerThread = 8;
-static_assert(kVerticalColumns == 32, "a warp must span one row segment for coalescing");
-static_assert(kRowsPerThread == 8,
-              "the vertical inner block loads its 16 taps as four float4 (2 * 8 - 1 used)");
-constexpr int kVerticalRowsPerBlock = kVerticalGroups * kRowsPerThread;
+__host__ __device__ constexpr int round_up(int v, int m) { return (v + m - 1) / m * m; }
 
-constexpr int round_up(int v, int m) { return (v + m - 1) / m * m; }
+// Padded taps for blocks of B: B - 1 zeros, the 2R + 1 taps, zeros to a whole number of groups.
+__host__ __device__ constexpr int padded_inputs(int radius, int block) { return round_up(2 * radius + block, block); }
+__host__ __device__ constexpr int padded_taps(int radius, int block) { return padded_inputs(radius, block) + block; }
 
-// Input rows one vertical thread reads: 2R + kRowsPerThread, rounded up to whole groups.
-constexpr int vertical_input_rows(int radius) { return round_up(2 * radius + kRowsPerThread, kRowsPerThread); }
-// Padded taps: kRowsPerThread - 1 zeros, the 2R + 1 taps, zeros up to the last group's reach.
-constexpr int vertical_padded_taps(int radius) { return vertical_input_rows(radius) + kRowsPerThread; }
-static_assert(vertical_padded_taps(SeparableFir::kMaxRadius) * sizeof(float) <= 48 * 1024,
-              "the vertical taps must fit the default 48 KB of dynamic shared memory");
+// Pixels a row segment reads: its 64 plus the halo, rounded up to whole groups of inputs (the
+// extra ones meet zero taps but must still be real samples, never uninitialised words).
+__host__ __device__ constexpr int row_input_pixels(int radius) {
+  return kTilePixels - kRowBlock + padded_inputs(radius, kRowBlock);
+}
 
-// ---- sample access ----------------------------------------------------------------------------
+// Shared-memory row layout (see the top of the file).
+__host__ __device__ constexpr int smem_index(int q, int channels) {
+  return q + q / (kRowBlock * channels);
+}
+__host__ __device__ constexpr int smem_row_stride(int radius, int channels) {
+  const int words = smem_index(row_input_pixels(radius) * channels - 1, channels) + 1;
+  return words + ((16 - words % 32) + 32) % 32;  // 16 mod 32: the two rows of a warp interleave
+}
+constexpr size_t fused_smem_bytes(int radius, int channels) {
+  return static_cast<size_t>(kTileRows) * smem_row_stride(radius, channels) * sizeof(float);
+}
+constexpr size_t row_pass_smem_bytes(int radius, int channels, int rows) {
+  return static_cast<size_t>(rows) * smem_row_stride(radius, channels) * sizeof(float);
+}
+constexpr size_t kSm75MaxDynamicSmem = 64 * 1024;
+static_assert(fused_smem_bytes(kMaxFusedRadius, 4) <= kSm75MaxDynamicSmem,
+              "the largest fused tile must fit sm_75's 64 KB of shared memory per block");
+static_assert(row_pass_smem_bytes(SeparableFir::kMaxRadius, 4, 1) <= kSm75MaxDynamicSmem,
+              "one row of the largest radius must fit sm_75's 64 KB of shared memory");
+
+// ---- samples ----------------------------------------------------------------------------------
 
 template <typename T>
 __device__ __forceinline__ float load_sample(const unsigned char* row, int index, int shift) {
   return static_cast<float>(__ldg(reinterpret_cast<const T*>(row) + index) >> shift);
 }
-
-template <typename T>
-__device__ __forceinline__ void store_sample(unsigned char* row, int index, float value,
-                                             float max_value, int shift) {
-  // Round half up, like store_plane() in the reference.
-  const float v = fminf(fmaxf(floorf(value + 0.5f), 0.0f), max_value);
-  reinterpret_cast<T*>(row)[index] = static_cast<T>(static_cast<unsigned>(v) << shift);
+__device__ __forceinline__ float load_value(const float* row, int index, int) {
+  return __ldg(row + index);
 }
 
-// ---- horizontal pass --------------------------------------------------------------------------
+template <typename T>
+__device__ __forceinline__ T to_sample(float value, float max_value, int shift) {
+  // Round half up, like store_plane() in the reference.
+  const float v = fminf(fmaxf(floorf(value + 0.5f), 0.0f), max_value);
+  return static_cast<T>(static_cast<unsigned>(v) << shift);
+}
 
-template <int C, typename T>
-__global__ void __launch_bounds__(kHorizontalThreads, kHorizontalMinBlocks)
-horizontal_pass(const unsigned char* __restrict__ src, size_t src_pitch, float* __restrict__ dst,
-                int width, int height, int shift, const float* __restrict__ taps, int radius,
-                Border border) {
-  extern __shared__ float tile[];  // (kTileWidth + 2R) * C floats
-  constexpr int kOutputs = kHorizontalOutputs<C>;
-  const int tile_samples = (kTileWidth + 2 * radius) * C;
-  const int first_pixel = blockIdx.x * kTileWidth;
-  const int samples = min(kTileWidth, width - first_pixel) * C;  // partial last tile
-  const int row_samples = width * C;
+// ---- column block -----------------------------------------------------------------------------
 
-  for (int y = blockIdx.y; y < height; y += gridDim.y) {
-    const unsigned char* in = src + static_cast<size_t>(y) * src_pitch;
-    // The whole tile is loaded, also past the image's right edge for a partial tile: the border
-    // rule gives every position a valid sample, and the inner loop then reads only loaded words.
-    for (int i = threadIdx.x; i < tile_samples; i += kHorizontalThreads) {
-      const int p = i / C;  // C is a compile-time constant: no division
-      const int x = border_index(first_pixel - radius + p, width, border);
-      tile[i] = load_sample<T>(in, x * C + (i - p * C), shift);
-    }
-    __syncthreads();
-
-    float acc[kOutputs];
+// Filters kColumnBlock rows (first_row ..) of scalar column `column` of `src` (rows of `pitch`
+// bytes, any row index allowed: the border rule resolves it) into acc[].
+template <typename In>
+__device__ __forceinline__ void column_block(const unsigned char* src, size_t pitch, int column,
+                                             int first_row, int height, int shift,
+                                             const float* __restrict__ padded, int radius,
+                                             Border border, float (&acc)[kColumnBlock]) {
 #pragma unroll
-    for (int j = 0; j < kOutputs; ++j) acc[j] = 0.0f;
-    const float* base = tile + threadIdx.x;
-    for (int k = 0; k <= 2 * radius; ++k) {
-      // Uniform across the warp: one read-only cache broadcast, reused for kOutputs samples.
-      // (Shared memory would not fit next to the largest tile within sm_75's 64 KB.)
-      const float tap = __ldg(taps + k);
+  for (int r = 0; r < kColumnBlock; ++r) acc[r] = 0.0f;
+  const int inputs = padded_inputs(radius, kColumnBlock);
+  for (int j0 = 0; j0 < inputs; j0 += kColumnBlock) {
+    float v[kColumnBlock];
 #pragma unroll
-      for (int j = 0; j < kOutputs; ++j) acc[j] = fmaf(tap, base[j * kHorizontalThreads + k * C], acc[j]);
+    for (int jj = 0; jj < kColumnBlock; ++jj) {
+      // The row is the same across the warp: the border rule costs no divergence.
+      const int row = border_index(first_row - radius + j0 + jj, height, border);
+      const unsigned char* p = src + static_cast<size_t>(row) * pitch;
+      if constexpr (std::is_same_v<In, float>)
+        v[jj] = load_value(reinterpret_cast<const float*>(p), column, shift);
+      else
+        v[jj] = load_sample<In>(p, column, shift);
     }
-
-    float* out = dst + static_cast<size_t>(y) * row_samples + static_cast<size_t>(first_pixel) * C;
+    // Output r takes input jj with padded tap j0 + jj - r + 7: taps j0 .. j0 + 14.
+    float w[2 * kColumnBlock];
+    const float4* w4 = reinterpret_cast<const float4*>(padded + j0);
 #pragma unroll
-    for (int j = 0; j < kOutputs; ++j) {
-      const int s = threadIdx.x + j * kHorizontalThreads;
-      if (s < samples) out[s] = acc[j];
+    for (int q = 0; q < 2 * kColumnBlock / 4; ++q) {
+      const float4 t = __ldg(w4 + q);
+      w[4 * q] = t.x, w[4 * q + 1] = t.y, w[4 * q + 2] = t.z, w[4 * q + 3] = t.w;
     }
-    __syncthreads();  // the next row overwrites the tile
+#pragma unroll
+    for (int jj = 0; jj < kColumnBlock; ++jj)
+#pragma unroll
+      for (int r = 0; r < kColumnBlock; ++r)
+        acc[r] = fmaf(w[jj - r + kColumnBlock - 1], v[jj], acc[r]);
   }
 }
 
-// ---- vertical pass ----------------------------------------------------------------------------
+// ---- row block --------------------------------------------------------------------------------
 
-template <typename T>
-__global__ void __launch_bounds__(kVerticalColumns * kVerticalGroups)
-vertical_pass(const float* __restrict__ src, int row_samples, int height,
-              unsigned char* __restrict__ dst, size_t dst_pitch, int shift, float max_value,
-              const float* __restrict__ taps, int radius, Border border) {
-  // padded[i] = taps[i - (kRowsPerThread - 1)], zero outside 0..2R. Output row r of a thread
-  // takes input row j (counted from y0 - R) with tap j - r, i.e. padded[j - r + kRowsPerThread - 1].
-  extern __shared__ float4 padded4[];
-  float* padded = reinterpret_cast<float*>(padded4);
-  const int input_rows = vertical_input_rows(radius);
-  const int padded_count = vertical_padded_taps(radius);
-  const int tid = threadIdx.y * kVerticalColumns + threadIdx.x;
-  for (int i = tid; i < padded_count; i += kVerticalColumns * kVerticalGroups) {
-    const int k = i - (kRowsPerThread - 1);
-    padded[i] = (k >= 0 && k <= 2 * radius) ? __ldg(taps + k) : 0.0f;
+// Stores the N bytes of one row block with the widest accesses the alignment allows.
+template <int N>
+__device__ __forceinline__ void store_bytes(unsigned char* dst, const unsigned char (&b)[N],
+                                            int align) {
+  if (N % 16 == 0 && align >= 16) {
+#pragma unroll
+    for (int i = 0; i < N; i += 16)
+      *reinterpret_cast<uint4*>(dst + i) = *reinterpret_cast<const uint4*>(b + i);
+  } else if (N % 8 == 0 && align >= 8) {
+#pragma unroll
+    for (int i = 0; i < N; i += 8)
+      *reinterpret_cast<uint2*>(dst + i) = *reinterpret_cast<const uint2*>(b + i);
+  } else if (N % 4 == 0 && align >= 4) {
+#pragma unroll
+    for (int i = 0; i < N; i += 4)
+      *reinterpret_cast<uint32_t*>(dst + i) = *reinterpret_cast<const uint32_t*>(b + i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) dst[i] = b[i];
+  }
+}
+
+// Filters the kRowBlock pixels of row block `group` of one shared-memory row and writes them to
+// `out_row` (pixel `first_pixel` of the tile is output pixel 0 of the row).
+template <int C, typename T>
+__device__ __forceinline__ void row_block(const float* row, int group, int first_pixel, int width,
+                                          const float* __restrict__ padded, int radius,
+                                          unsigned char* out_row, float max_value, int shift,
+                                          int align) {
+  float acc[C][kRowBlock];
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+#pragma unroll
+    for (int p = 0; p < kRowBlock; ++p) acc[c][p] = 0.0f;
+
+  const int inputs = padded_inputs(radius, kRowBlock);
+  // Input pixel i of this block is tile pixel group * 4 + i; see smem_index().
+  const float* base = row + group * kRowBlock * C + group;
+  for (int i0 = 0; i0 < inputs; i0 += kRowBlock) {
+    float w[2 * kRowBlock];
+    const float4* w4 = reinterpret_cast<const float4*>(padded + i0);
+    const float4 t0 = __ldg(w4), t1 = __ldg(w4 + 1);
+    w[0] = t0.x, w[1] = t0.y, w[2] = t0.z, w[3] = t0.w;
+    w[4] = t1.x, w[5] = t1.y, w[6] = t1.z, w[7] = t1.w;
+    const float* in = base + i0 * C + i0 / kRowBlock;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+#pragma unroll
+      for (int ii = 0; ii < kRowBlock; ++ii) {
+        const float v = in[ii * C + c];
+#pragma unroll
+        for (int p = 0; p < kRowBlock; ++p)
+          acc[c][p] = fmaf(w[ii - p + kRowBlock - 1], v, acc[c][p]);
+      }
+    }
+  }
+
+  const int x = first_pixel + group * kRowBlock;
+  T* out = reinterpret_cast<T*>(out_row) + static_cast<size_t>(x) * C;
+  if (x + kRowBlock <= width) {
+    union {
+      T s[kRowBlock * C];
+      unsigned char b[kRowBlock * C * sizeof(T)];
+    } pack;
+#pragma unroll
+    for (int p = 0; p < kRowBlock; ++p)
+#pragma unroll
+      for (int c = 0; c < C; ++c) pack.s[p * C + c] = to_sample<T>(acc[c][p], max_value, shift);
+    store_bytes(reinterpret_cast<unsigned char*>(out), pack.b, align);
+  } else {  // the partial block at the right edge
+#pragma unroll
+    for (int p = 0; p < kRowBlock; ++p)
+      if (x + p < width)
+#pragma unroll
+        for (int c = 0; c < C; ++c) out[p * C + c] = to_sample<T>(acc[c][p], max_value, shift);
+  }
+}
+
+// ---- kernels ----------------------------------------------------------------------------------
+
+struct RowParams {
+  const float* padded_taps;  // for kRowBlock
+  int radius;
+  unsigned char* dst;
+  size_t dst_pitch;
+  float max_value;
+  int shift;
+  int align;  // largest power of two (<= 16) dividing dst and dst_pitch
+};
+
+// Fused: vertical column blocks into a shared-memory tile, then row blocks out of it.
+template <int C, typename T>
+__global__ void __launch_bounds__(kFusedThreads, 4)
+fused_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int width, int height,
+             const float* __restrict__ padded_y, int radius_y, Border border, RowParams row) {
+  extern __shared__ float tile[];
+  const int stride = smem_row_stride(row.radius, C);
+  const int first_pixel = blockIdx.x * kTilePixels;
+  const int first_row = blockIdx.y * kTileRows;
+  const int columns = row_input_pixels(row.radius) * C;
+
+  // Vertical: every (tile column, column block) pair; columns left and right of the image take
+  // their pixel by the border rule, exactly as the two-pass horizontal load does.
+  constexpr int kBlocks = kTileRows / kColumnBlock;
+  for (int item = threadIdx.x; item < columns * kBlocks; item += kFusedThreads) {
+    const int q = item % columns;
+    const int b = item / columns;
+    const int pixel = q / C;
+    const int column = border_index(first_pixel - row.radius + pixel, width, border) * C + (q - pixel * C);
+    float acc[kColumnBlock];
+    column_block<T>(src, src_pitch, column, first_row + b * kColumnBlock, height, row.shift,
+                    padded_y, radius_y, border, acc);
+#pragma unroll
+    for (int r = 0; r < kColumnBlock; ++r)
+      tile[(b * kColumnBlock + r) * stride + smem_index(q, C)] = acc[r];
   }
   __syncthreads();
 
-  const int x = blockIdx.x * kVerticalColumns + threadIdx.x;
-  const int y0 = (blockIdx.y * kVerticalGroups + threadIdx.y) * kRowsPerThread;
-  if (x >= row_samples || y0 >= height) return;  // partial tiles; no barrier follows
-
-  float acc[kRowsPerThread];
-#pragma unroll
-  for (int r = 0; r < kRowsPerThread; ++r) acc[r] = 0.0f;
-
-  for (int j0 = 0; j0 < input_rows; j0 += kRowsPerThread) {
-    float v[kRowsPerThread];
-#pragma unroll
-    for (int jj = 0; jj < kRowsPerThread; ++jj) {
-      // The row is the same for the whole warp, so the border rule costs no divergence.
-      const int row = border_index(y0 - radius + j0 + jj, height, border);
-      v[jj] = __ldg(src + static_cast<size_t>(row) * row_samples + x);
-    }
-    // Taps j0 .. j0 + 14 of the padded array cover every (jj, r) pair of this group; j0 is a
-    // multiple of 8, so they are four aligned float4 broadcasts.
-    float w[2 * kRowsPerThread];
-#pragma unroll
-    for (int q = 0; q < 2 * kRowsPerThread / 4; ++q) {
-      const float4 t = padded4[j0 / 4 + q];
-      w[4 * q + 0] = t.x;
-      w[4 * q + 1] = t.y;
-      w[4 * q + 2] = t.z;
-      w[4 * q + 3] = t.w;
-    }
-#pragma unroll
-    for (int jj = 0; jj < kRowsPerThread; ++jj) {
-#pragma unroll
-      for (int r = 0; r < kRowsPerThread; ++r)
-        acc[r] = fmaf(w[jj - r + kRowsPerThread - 1], v[jj], acc[r]);
-    }
+  // Horizontal: 16 threads per tile row.
+  const int group = threadIdx.x % kRowThreads;
+  for (int r = threadIdx.x / kRowThreads; r < kTileRows; r += kFusedThreads / kRowThreads) {
+    const int y = first_row + r;
+    if (y >= height || first_pixel + group * kRowBlock >= width) continue;
+    row_block<C, T>(tile + r * stride, group, first_pixel, width, row.padded_taps, row.radius,
+                    row.dst + static_cast<size_t>(y) * row.dst_pitch, row.max_value, row.shift,
+                    row.align);
   }
+}
 
+// Two-pass, first pass: samples -> float intermediate, vertically.
+template <typename T>
+__global__ void __launch_bounds__(kColumnThreadsX * kColumnThreadsY)
+column_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int row_samples, int height,
+              int shift, float* __restrict__ dst, const float* __restrict__ padded, int radius,
+              Border border) {
+  const int x = blockIdx.x * kColumnThreadsX + threadIdx.x;
+  const int y0 = (blockIdx.y * kColumnThreadsY + threadIdx.y) * kColumnBlock;
+  if (x >= row_samples || y0 >= height) return;
+  float acc[kColumnBlock];
+  column_block<T>(src, src_pitch, x, y0, height, shift, padded, radius, border, acc);
 #pragma unroll
-  for (int r = 0; r < kRowsPerThread; ++r) {
-    if (y0 + r < height)
-      store_sample<T>(dst + static_cast<size_t>(y0 + r) * dst_pitch, x, acc[r], max_value, shift);
+  for (int r = 0; r < kColumnBlock; ++r)
+    if (y0 + r < height) dst[static_cast<size_t>(y0 + r) * row_samples + x] = acc[r];
+}
+
+// Two-pass, second pass: rows of the intermediate staged in shared memory, then row blocks.
+// Block: kRowThreads x rows_per_block threads, one tile row each.
+template <int C, typename T>
+__global__ void row_kernel(const float* __restrict__ src, int width, int height, Border border,
+                           RowParams row) {
+  extern __shared__ float rows[];
+  const int stride = smem_row_stride(row.radius, C);
+  const int first_pixel = blockIdx.x * kTilePixels;
+  const int columns = row_input_pixels(row.radius) * C;
+  const int threads = blockDim.x * blockDim.y;
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+
+  for (int y0 = blockIdx.y * blockDim.y; y0 < height; y0 += gridDim.y * blockDim.y) {
+    const int rows_here = min(static_cast<int>(blockDim.y), height - y0);
+    for (int i = tid; i < rows_here * columns; i += threads) {
+      const int r = i / columns, q = i - r * columns;
+      const int pixel = q / C;
+      const int x = border_index(first_pixel - row.radius + pixel, width, border);
+      rows[r * stride + smem_index(q, C)] =
+          __ldg(src + static_cast<size_t>(y0 + r) * width * C + x * C + (q - pixel * C));
+    }
+    __syncthreads();
+    const int y = y0 + threadIdx.y;
+    if (y < height && first_pixel + threadIdx.x * kRowBlock < width)
+      row_block<C, T>(rows + threadIdx.y * stride, threadIdx.x, first_pixel, width,
+                      row.padded_taps, row.radius, row.dst + static_cast<size_t>(y) * row.dst_pitch,
+                      row.max_value, row.shift, row.align);
+    __syncthreads();  // the next rows overwrite the staging
   }
 }
 
 // ---- dispatch ---------------------------------------------------------------------------------
 
-using HorizontalKernel = void (*)(const unsigned char*, size_t, float*, int, int, int,
-                                  const float*, int, Border);
-using VerticalKernel = void (*)(const float*, int, int, unsigned char*, size_t, int, float,
-                                const float*, int, Border);
+using FusedKernel = void (*)(const unsigned char*, size_t, int, int, const float*, int, Border,
+                             RowParams);
+using RowKernel = void (*)(const float*, int, int, Border, RowParams);
+using ColumnKernel = void (*)(const unsigned char*, size_t, int, int, int, float*, const float*,
+                              int, Border);
 
 // Bounded template dispatch: 4 channel counts x 2 sample types.
-HorizontalKernel horizontal_kernel(const PlaneGeometry& g) {
+FusedKernel fused_kernel_for(const PlaneGeometry& g) {
   const bool wide = g.bytes_per_sample == 2;
   switch (g.channels) {
-    case 1: return wide ? horizontal_pass<1, uint16_t> : horizontal_pass<1, uint8_t>;
-    case 2: return wide ? horizontal_pass<2, uint16_t> : horizontal_pass<2, uint8_t>;
-    case 3: return wide ? horizontal_pass<3, uint16_t> : horizontal_pass<3, uint8_t>;
-    case 4: return wide ? horizontal_pass<4, uint16_t> : horizontal_pass<4, uint8_t>;
-    default: return nullptr;
+    case 1: return wide ? fused_kernel<1, uint16_t> : fused_kernel<1, uint8_t>;
+    case 2: return wide ? fused_kernel<2, uint16_t> : fused_kernel<2, uint8_t>;
+    case 3: return wide ? fused_kernel<3, uint16_t> : fused_kernel<3, uint8_t>;
+    default: return wide ? fused_kernel<4, uint16_t> : fused_kernel<4, uint8_t>;
   }
 }
 
-VerticalKernel vertical_kernel(const PlaneGeometry& g) {
-  return g.bytes_per_sample == 2 ? vertical_pass<uint16_t> : vertical_pass<uint8_t>;
+RowKernel row_kernel_for(const PlaneGeometry& g) {
+  const bool wide = g.bytes_per_sample == 2;
+  switch (g.channels) {
+    case 1: return wide ? row_kernel<1, uint16_t> : row_kernel<1, uint8_t>;
+    case 2: return wide ? row_kernel<2, uint16_t> : row_kernel<2, uint8_t>;
+    case 3: return wide ? row_kernel<3, uint16_t> : row_kernel<3, uint8_t>;
+    default: return wide ? row_kernel<4, uint16_t> : row_kernel<4, uint8_t>;
+  }
+}
+
+ColumnKernel column_kernel_for(const PlaneGeometry& g) {
+  return g.bytes_per_sample == 2 ? column_kernel<uint16_t> : column_kernel<uint8_t>;
+}
+
+std::vector<float> pad_taps(const std::vector<double>& taps, int block) {
+  const int radius = static_cast<int>(taps.size() / 2);
+  std::vector<float> padded(padded_taps(radius, block), 0.0f);
+  for (size_t k = 0; k < taps.size(); ++k) padded[k + block - 1] = static_cast<float>(taps[k]);
+  return padded;
 }
 
 Status check_taps(const std::vector<double>& taps, const char* axis) {
@@ -249,6 +387,11 @@ bool ranges_overlap(const void* a, size_t a_bytes, const void* b, size_t b_bytes
   return pa < pb + b_bytes && pb < pa + a_bytes;
 }
 
+int alignment_of(const void* p, size_t pitch) {
+  const uintptr_t bits = reinterpret_cast<uintptr_t>(p) | pitch | 16;
+  return static_cast<int>(bits & (~bits + 1));  // lowest set bit, at most 16
+}
+
 }  // namespace
 
 Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
@@ -263,43 +406,59 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   // Sample indices are int inside the kernels.
   if (static_cast<long long>(geometry.width) * geometry.channels > INT_MAX / 2)
     return Status::invalid("plane is too wide");
-  if (geometry.height > kMaxGridY * kVerticalRowsPerBlock)
+  if (static_cast<long long>(geometry.height) > static_cast<long long>(kMaxGridY) * kColumnThreadsY * kColumnBlock)
     return Status::invalid("plane is too tall");
   if (border != Border::Replicate && border != Border::Mirror && border != Border::Reflect)
     return Status::invalid("unknown border rule");
   CG_TRY(check_taps(taps_x, "x"));
   CG_TRY(check_taps(taps_y, "y"));
   const int rx = static_cast<int>(taps_x.size() / 2);
+  const int ry = static_cast<int>(taps_y.size() / 2);
+  const int c = geometry.channels;
 
-  // Allow the horizontal kernel the largest tile it can ever get, so that plans with different
-  // radii never lower a limit another instance relies on (the attribute is per function).
   int device = 0, optin = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const size_t needed = horizontal_smem_bytes(rx, geometry.channels);
-  if (needed > static_cast<size_t>(optin))
-    return Status::invalid("horizontal radius " + std::to_string(rx) + " with " +
-                           std::to_string(geometry.channels) + " channels needs " +
-                           std::to_string(needed) + " bytes of shared memory; this GPU allows " +
-                           std::to_string(optin));
-  const size_t allowed = horizontal_smem_bytes(kMaxRadius, geometry.channels);
-  CG_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(horizontal_kernel(geometry)),
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(allowed < size_t(optin) ? allowed : size_t(optin))));
+  fused_ = rx <= kMaxFusedRadius && ry <= kMaxFusedRadius &&
+           fused_smem_bytes(rx, c) <= static_cast<size_t>(optin);
+  if (fused_) {
+    smem_bytes_ = fused_smem_bytes(rx, c);
+    rows_per_block_ = kTileRows;
+  } else {
+    // As many rows per block (up to 8) as the staging allows; one row always fits (static_assert).
+    rows_per_block_ = 8;
+    while (rows_per_block_ > 1 &&
+           row_pass_smem_bytes(rx, c, rows_per_block_) > static_cast<size_t>(optin) / 2)
+      rows_per_block_ /= 2;
+    smem_bytes_ = row_pass_smem_bytes(rx, c, rows_per_block_);
+    if (smem_bytes_ > static_cast<size_t>(optin))
+      return Status::invalid("horizontal radius " + std::to_string(rx) + " needs " +
+                             std::to_string(smem_bytes_) + " bytes of shared memory; this GPU allows " +
+                             std::to_string(optin));
+  }
+  // The limit is per function and shared by every instance: always allow the device's maximum,
+  // so plans never lower a limit another one relies on (launches still ask only what they use).
+  const void* kernel = fused_ ? reinterpret_cast<const void*>(fused_kernel_for(geometry))
+                              : reinterpret_cast<const void*>(row_kernel_for(geometry));
+  CG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
 
-  std::vector<float> taps(taps_x.begin(), taps_x.end());
-  taps.insert(taps.end(), taps_y.begin(), taps_y.end());
+  std::vector<float> taps = pad_taps(taps_x, kRowBlock);
+  taps_y_offset_ = round_up(static_cast<int>(taps.size()), 4);  // float4 alignment
+  taps.resize(taps_y_offset_, 0.0f);
+  const std::vector<float> padded_y = pad_taps(taps_y, kColumnBlock);
+  taps.insert(taps.end(), padded_y.begin(), padded_y.end());
   CG_TRY(taps_.reserve(taps.size() * sizeof(float)));
   // Synchronous on purpose: plan() is not per frame and the host vector dies on return.
   CG_CUDA_TRY(cudaMemcpy(taps_.get(), taps.data(), taps.size() * sizeof(float),
                          cudaMemcpyHostToDevice));
-  CG_TRY(intermediate_.reserve(static_cast<size_t>(geometry.samples_per_row()) * geometry.height *
-                               sizeof(float)));
+  if (!fused_)
+    CG_TRY(intermediate_.reserve(static_cast<size_t>(geometry.samples_per_row()) *
+                                 geometry.height * sizeof(float)));
 
   geometry_ = geometry;
   border_ = border;
   radius_x_ = rx;
-  radius_y_ = static_cast<int>(taps_y.size() / 2);
+  radius_y_ = ry;
   planned_ = true;
   return Status::success();
 }
@@ -322,21 +481,34 @@ Status SeparableFir::run(const void* src, size_t src_pitch, void* dst, size_t ds
     return Status::invalid("source and destination planes overlap");
 
   const auto* taps = static_cast<const float*>(taps_.get());
+  RowParams row{taps, radius_x_, static_cast<unsigned char*>(dst), dst_pitch,
+                static_cast<float>(g.max_value()), g.shift, alignment_of(dst, dst_pitch)};
+  const float* padded_y = taps + taps_y_offset_;
+  const auto* in = static_cast<const unsigned char*>(src);
+  const int tiles_x = (g.width + kTilePixels - 1) / kTilePixels;
+
+  if (fused_) {
+    const dim3 grid(tiles_x, (g.height + kTileRows - 1) / kTileRows);
+    if (grid.y > static_cast<unsigned>(kMaxGridY)) return Status::invalid("plane is too tall");
+    fused_kernel_for(g)<<<grid, kFusedThreads, smem_bytes_, stream>>>(
+        in, src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
+    CG_CUDA_TRY(cudaGetLastError());
+    return Status::success();
+  }
+
   auto* tmp = static_cast<float*>(intermediate_.get());
   const int row_samples = g.samples_per_row();
-
-  const dim3 h_grid((g.width + kTileWidth - 1) / kTileWidth, g.height < kMaxGridY ? g.height : kMaxGridY);
-  horizontal_kernel(g)<<<h_grid, kHorizontalThreads, horizontal_smem_bytes(radius_x_, g.channels),
-                         stream>>>(static_cast<const unsigned char*>(src), src_pitch, tmp, g.width,
-                                   g.height, g.shift, taps, radius_x_, border_);
+  const dim3 c_block(kColumnThreadsX, kColumnThreadsY);
+  const dim3 c_grid((row_samples + kColumnThreadsX - 1) / kColumnThreadsX,
+                    (g.height + kColumnThreadsY * kColumnBlock - 1) / (kColumnThreadsY * kColumnBlock));
+  column_kernel_for(g)<<<c_grid, c_block, 0, stream>>>(in, src_pitch, row_samples, g.height,
+                                                        g.shift, tmp, padded_y, radius_y_, border_);
   CG_CUDA_TRY(cudaGetLastError());
 
-  const dim3 v_block(kVerticalColumns, kVerticalGroups);
-  const dim3 v_grid((row_samples + kVerticalColumns - 1) / kVerticalColumns,
-                    (g.height + kVerticalRowsPerBlock - 1) / kVerticalRowsPerBlock);
-  vertical_kernel(g)<<<v_grid, v_block, vertical_padded_taps(radius_y_) * sizeof(float), stream>>>(
-      tmp, row_samples, g.height, static_cast<unsigned char*>(dst), dst_pitch, g.shift,
-      static_cast<float>(g.max_value()), taps + (2 * radius_x_ + 1), radius_y_, border_);
+  const int row_groups = (g.height + rows_per_block_ - 1) / rows_per_block_;
+  const dim3 r_grid(tiles_x, row_groups < kMaxGridY ? row_groups : kMaxGridY);
+  row_kernel_for(g)<<<r_grid, dim3(kRowThreads, rows_per_block_), smem_bytes_, stream>>>(
+      tmp, g.width, g.height, border_, row);
   CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }
@@ -345,6 +517,7 @@ void SeparableFir::release() {
   taps_.release();
   intermediate_.release();
   planned_ = false;
+  fused_ = false;
   radius_x_ = radius_y_ = 0;
   geometry_ = PlaneGeometry();
 }

@@ -1,6 +1,8 @@
-// Separable FIR Gaussian on one plane: a horizontal pass (samples -> float intermediate) then a
-// vertical pass (float -> rounded samples). Any size, pitch, radius up to kMaxRadius, and the
-// replicate / mirror / reflect borders of common/border.h.
+// Separable FIR Gaussian on one plane, accumulated in float and rounded to nearest. Small radii
+// run as one fused kernel (vertical pass into shared memory, horizontal pass out of it); larger
+// ones as a vertical pass into a float intermediate and a horizontal pass out of it. Any size,
+// pitch, radius up to kMaxRadius, and the replicate / mirror / reflect borders of
+// common/border.h.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +19,7 @@ namespace cudagaussian {
 
 class SeparableFir {
  public:
-  // The horizontal pass keeps a row segment plus 2R halo samples in shared memory.
+  // The horizontal pass keeps a row segment plus 2R halo pixels in shared memory.
   static constexpr int kMaxRadius = 1536;
 
   // Validates, uploads the taps (as float) and allocates the intermediate. Taps are odd-length
@@ -39,8 +41,12 @@ class SeparableFir {
   Border border_ = Border::Replicate;
   int radius_x_ = 0;
   int radius_y_ = 0;
-  DeviceBuffer taps_;          // taps_x then taps_y, float
-  DeviceBuffer intermediate_;  // width * channels floats per row
+  bool fused_ = false;         // one kernel, no intermediate
+  size_t smem_bytes_ = 0;      // dynamic shared memory of the horizontal (or fused) kernel
+  int rows_per_block_ = 0;     // rows staged per block by the two-pass horizontal kernel
+  int taps_y_offset_ = 0;      // floats from the start of taps_ to the vertical taps
+  DeviceBuffer taps_;          // zero-padded taps_x, then zero-padded taps_y, float
+  DeviceBuffer intermediate_;  // two-pass only: width * channels floats per row
   bool planned_ = false;
 };
 

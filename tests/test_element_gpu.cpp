@@ -159,28 +159,54 @@ GST_START_TEST (test_system_memory_every_format)
 }
 GST_END_TEST;
 
+static gboolean
+is_pinned (GstBuffer * buf)
+{
+  GstMapInfo map;
+  cudaPointerAttributes attr;
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  const gboolean pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
+      && attr.type == cudaMemoryTypeHost;
+  gst_buffer_unmap (buf, &map);
+  return pinned;
+}
+
 GST_START_TEST (test_upstream_gets_pinned_buffers)
 {
   GstVideoInfo info = video_info ("RGBA", 320, 240);
   GstHarness *h = gst_harness_new ("cudagaussian");
   gst_harness_set_src_caps_str (h, caps_string ("RGBA", 320, 240, false).c_str ());
-  GstBuffer *buf = gst_harness_create_buffer (h, GST_VIDEO_INFO_SIZE (&info));
-  GstMapInfo map;
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-  cudaPointerAttributes attr;
-  fail_unless_equals_int (cudaPointerGetAttributes (&attr, map.data), cudaSuccess);
-  fail_unless_equals_int (attr.type, cudaMemoryTypeHost);
-  gst_buffer_unmap (buf, &map);
 
-  /* and the output comes from a pinned pool too */
+  /* What the element proposes to upstream in the ALLOCATION query. */
+  GstCaps *caps = gst_caps_from_string (caps_string ("RGBA", 320, 240, false).c_str ());
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  fail_unless (gst_pad_peer_query (h->srcpad, query));
+  fail_unless (gst_query_get_n_allocation_pools (query) > 0, "no pool proposed");
+  GstBufferPool *pool = NULL;
+  guint size = 0;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
+  fail_unless (pool != NULL);
+  fail_unless (size >= GST_VIDEO_INFO_SIZE (&info));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  GstBuffer *buf = NULL;
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
+  fail_unless (is_pinned (buf), "proposed pool does not give pinned memory");
+
+  /* Its buffers go through, and the output comes from a pinned pool too. */
   fill_random (buf, 99);
-  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  push_and_check (h, &info, gst_buffer_ref (buf), 2.0, 2.0, cg::Border::Replicate,
+      "pinned pool buffer");
+  gst_buffer_unref (buf);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              GST_VIDEO_INFO_SIZE (&info), NULL)), GST_FLOW_OK);
   GstBuffer *out = gst_harness_pull (h);
-  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-  fail_unless_equals_int (cudaPointerGetAttributes (&attr, map.data), cudaSuccess);
-  fail_unless_equals_int (attr.type, cudaMemoryTypeHost);
-  gst_buffer_unmap (out, &map);
+  fail_unless (is_pinned (out), "output buffer is not pinned");
   gst_buffer_unref (out);
+
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
   gst_harness_teardown (h);
 }
 GST_END_TEST;
@@ -238,8 +264,9 @@ GST_START_TEST (test_cuda_memory_every_format)
   for (const char *format : kFormats) {
     const int w = 385, hgt = 289;
     GstVideoInfo info = video_info (format, w, hgt);
-    GstHarness *h = gst_harness_new_parse ("cudaupload ! cudagaussian name=blur "
-        "sigma=3 sigma-y=1.5 ! cudadownload");
+    GstHarness *h = gst_harness_new_parse ("cudaupload ! "
+        "video/x-raw(memory:CUDAMemory) ! cudagaussian name=blur sigma=3 sigma-y=1.5 ! "
+        "video/x-raw(memory:CUDAMemory) ! cudadownload");
     gst_harness_set_src_caps_str (h, caps_string (format, w, hgt, false).c_str ());
     GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
     fill_random (in, seed++);

@@ -15,6 +15,12 @@ step "tests"
 meson test -C build-gpu --print-errorlogs --num-processes 4 2>&1 | tee "$OUT/tests.log" | tail -25
 cp build-gpu/meson-logs/testlog.txt "$OUT/testlog.txt" 2>/dev/null
 
+step "compute-sanitizer (memcheck over all kernel cases, racecheck over a subset)"
+compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/tests/test_fir_gpu > "$OUT/memcheck.log" 2>&1
+echo "memcheck rc=$?"; tail -4 "$OUT/memcheck.log"
+CG_TEST_FILTER=sizes compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/tests/test_fir_gpu > "$OUT/racecheck.log" 2>&1
+echo "racecheck rc=$?"; tail -4 "$OUT/racecheck.log"
+
 step "kernel benchmark"
 build-gpu/bench/bench_fir "$OUT/bench_fir.csv" 2>&1 | tee "$OUT/bench.log"
 
@@ -25,14 +31,14 @@ gst-launch-1.0 -q videotestsrc num-buffers=120 ! video/x-raw,width=1280,height=7
 for p in \
   "videotestsrc num-buffers=300 ! video/x-raw,format=RGBA,width=1920,height=1080 ! cudagaussian sigma=5 ! fakesink" \
   "videotestsrc num-buffers=300 ! video/x-raw,format=NV12,width=1920,height=1080 ! cudagaussian sigma=5 ! fakesink" \
-  "videotestsrc num-buffers=300 ! video/x-raw,format=RGBA,width=1920,height=1080 ! cudaupload ! cudagaussian sigma=5 ! cudadownload ! fakesink" \
+  "videotestsrc num-buffers=300 ! video/x-raw,format=RGBA,width=1920,height=1080 ! cudaupload ! video/x-raw(memory:CUDAMemory) ! cudagaussian sigma=5 ! video/x-raw(memory:CUDAMemory) ! cudadownload ! fakesink" \
   "filesrc location=$clip ! qtdemux ! h264parse ! nvh264dec ! video/x-raw(memory:CUDAMemory),format=NV12 ! cudagaussian sigma=8 ! cudadownload ! videoconvert ! x264enc ! mp4mux ! filesink location=/tmp/blurred.mp4" \
   "videotestsrc num-buffers=30 ! video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian sigma=200 truncate=8 ! fakesink"; do
   echo "--- $p"
   start=$(date +%s%N)
   timeout 120 gst-launch-1.0 $p > /tmp/pipeline.log 2>&1
   rc=$?
-  grep -v -E "^(Setting|Pipeline|Prerolling|Redistribute|New clock|Freeing|Got EOS)" /tmp/pipeline.log | tail -6
+  grep -v -E "^(Setting|Pipeline|Prerolling|Redistribute|New clock|Freeing|Got EOS)" /tmp/pipeline.log | tail -9
   echo "rc=$rc wall=$(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
 gst-discoverer-1.0 /tmp/blurred.mp4 2>/dev/null | head -8
