@@ -16,9 +16,9 @@ meson test -C build-gpu --print-errorlogs --num-processes 4 2>&1 | tee "$OUT/tes
 cp build-gpu/meson-logs/testlog.txt "$OUT/testlog.txt" 2>/dev/null
 
 step "compute-sanitizer (memcheck over all kernel cases, racecheck over a subset)"
-compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/tests/test_fir_gpu > "$OUT/memcheck.log" 2>&1
+timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/tests/test_fir_gpu > "$OUT/memcheck.log" 2>&1
 echo "memcheck rc=$?"; tail -4 "$OUT/memcheck.log"
-CG_TEST_FILTER=sizes compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/tests/test_fir_gpu > "$OUT/racecheck.log" 2>&1
+CG_TEST_FILTER=channels timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/tests/test_fir_gpu > "$OUT/racecheck.log" 2>&1
 echo "racecheck rc=$?"; tail -4 "$OUT/racecheck.log"
 
 step "kernel benchmark"
