@@ -393,6 +393,16 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   self->state->staged_out.clear ();
   gst_cuda_context_pop (NULL);
 
+  /* GStreamer 1.22's CUDA allocator places the V plane of I420/YV12 one row too early when the
+   * height is odd (fixed in 1.24): the last U row and the first V row share memory. */
+  if (caps_have_cuda_memory (incaps) && (GST_VIDEO_INFO_HEIGHT (&info) & 1) &&
+      (GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_I420 ||
+          GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_YV12))
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("I420/YV12 with an odd height in CUDA memory: GStreamer 1.22 stores the last U "
+            "row on top of the first V row, so chroma there is unreliable."),
+        ("Use an even height, system memory or NV12 (fixed in GStreamer 1.24)."));
+
   self->state->planes = planes;
   self->info = info;
   gst_cuda_gaussian_update_passthrough (self);
@@ -476,6 +486,9 @@ gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Output buffers: for CUDA memory a downstream CUDA pool of our context or a new one; for
+ * system memory always our pinned pool, so the download is DMA. The base class's default would
+ * replace the pool's allocator with downstream's, so the pool is configured here, completely. */
 static gboolean
 gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
@@ -495,14 +508,20 @@ gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans,
   if (gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
     update = TRUE;
-    /* Keep a downstream CUDA pool only if it lives in our context; for system memory
-     * always use our pinned pool so the download is DMA. */
     if (pool && !(caps_have_cuda_memory (caps) && GST_IS_CUDA_BUFFER_POOL (pool)
             && GST_CUDA_BUFFER_POOL (pool)->context == self->context))
       gst_clear_object (&pool);
     size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
   }
 
+  if (pool) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config))
+      gst_clear_object (&pool);
+  }
   if (!pool)
     pool = gst_cuda_gaussian_new_pool (self, caps, size, min, max);
   if (!pool) {
@@ -516,9 +535,7 @@ gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans,
   else
     gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
+  return TRUE;
 }
 
 /* ---------------------------------------------------------------- streaming */

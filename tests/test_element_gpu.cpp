@@ -262,7 +262,9 @@ GST_START_TEST (test_cuda_memory_every_format)
   int negotiated = 0;
   unsigned seed = 11;
   for (const char *format : kFormats) {
-    const int w = 385, hgt = 289;
+    /* Even height: GStreamer 1.22's CUDA allocator overlaps the U and V planes of I420/YV12
+     * when the height is odd (the element warns about it). */
+    const int w = 385, hgt = 288;
     GstVideoInfo info = video_info (format, w, hgt);
     GstHarness *h = gst_harness_new_parse ("cudaupload ! "
         "video/x-raw(memory:CUDAMemory) ! cudagaussian name=blur sigma=3 sigma-y=1.5 ! "
