@@ -24,32 +24,26 @@ echo "racecheck rc=$?"; tail -4 "$OUT/racecheck.log"
 step "kernel benchmark"
 build-gpu/bench/bench_fir "$OUT/bench_fir.csv" 2>&1 | tee "$OUT/bench.log"
 
-step "pipelines"
+step "pipelines (the scripts of pipelines/ and the README's main command)"
 clip=/tmp/clip.mp4
 gst-launch-1.0 -q videotestsrc num-buffers=120 ! video/x-raw,width=1280,height=720,framerate=30/1 \
   ! x264enc ! video/x-h264,profile=main ! h264parse ! mp4mux ! filesink location=$clip 2>&1 | tail -3
-for p in \
-  "videotestsrc num-buffers=300 ! video/x-raw,format=RGBA,width=1920,height=1080 ! cudagaussian sigma=5 ! fakesink" \
-  "videotestsrc num-buffers=300 ! video/x-raw,format=NV12,width=1920,height=1080 ! cudagaussian sigma=5 ! fakesink" \
-  "videotestsrc num-buffers=300 ! video/x-raw,format=RGBA,width=1920,height=1080 ! cudaupload ! video/x-raw(memory:CUDAMemory) ! cudagaussian sigma=5 ! video/x-raw(memory:CUDAMemory) ! cudadownload ! fakesink" \
-  "filesrc location=$clip ! qtdemux ! h264parse ! nvh264dec ! video/x-raw(memory:CUDAMemory),format=NV12 ! cudagaussian sigma=8 ! cudadownload ! videoconvert ! x264enc ! mp4mux ! filesink location=/tmp/blurred.mp4" \
-  "videotestsrc num-buffers=30 ! video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian sigma=200 truncate=8 ! fakesink"; do
-  echo "--- $p"
-  start=$(date +%s%N)
-  timeout 120 gst-launch-1.0 $p > /tmp/pipeline.log 2>&1
-  rc=$?
-  grep -v -E "^(Setting|Pipeline|Prerolling|Redistribute|New clock|Freeing|Got EOS)" /tmp/pipeline.log | tail -9
+run() {  # label command...
+  echo "--- $1"; shift
+  local start=$(date +%s%N)
+  timeout 180 "$@" > /tmp/step.log 2>&1
+  local rc=$?
+  grep -v -E "^(Setting|Pipeline|Prerolling|Redistribute|New clock|Freeing|Got EOS|Got context|Waiting|EOS on)" /tmp/step.log | tail -12
   echo "rc=$rc wall=$(( ($(date +%s%N) - start) / 1000000 )) ms"
-done
-gst-discoverer-1.0 /tmp/blurred.mp4 2>/dev/null | head -8
-
-step "before/after picture"
-if [ -f tests/data/fruits.jpg ]; then
-  gst-launch-1.0 -q filesrc location=tests/data/fruits.jpg ! jpegdec ! videoconvert ! video/x-raw,format=RGBA \
-    ! cudagaussian sigma=6 ! videoconvert ! pngenc ! filesink location="$OUT/after.png"
-  gst-launch-1.0 -q filesrc location=tests/data/fruits.jpg ! jpegdec ! videoconvert ! pngenc ! filesink location="$OUT/before.png"
-  ls -la "$OUT"/*.png
-fi
+}
+run "file to file" bash pipelines/file-to-file.sh $clip /tmp/file-blurred.mp4 6
+run "CUDA memory (cudaupload, 1080p NV12, 600 frames)" bash pipelines/cuda-memory.sh 4 600
+run "NVDEC -> blur in CUDA memory -> x264" bash pipelines/nvdec-blur-x264.sh $clip /tmp/nvdec-blurred.mp4 8
+ls -la /tmp/file-blurred.mp4 /tmp/nvdec-blurred.mp4
+run "bad settings give a clear error" gst-launch-1.0 videotestsrc num-buffers=30 ! video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian sigma=200 truncate=8 ! fakesink
+run "README main command (tools/demo.sh)" env CG_SKIP_APT=1 MESON_ARGS=-Dgpu_arch=90 FRAMES=600 OUTPUT=/tmp/demo.mp4 bash tools/demo.sh
+ls -la /tmp/demo.mp4
+run "before/after picture" bash pipelines/before-after.sh tests/data/fruits.jpg 6 "$OUT/before-after.png"
 
 step "gst-inspect"
 gst-inspect-1.0 cudagaussian > "$OUT/inspect.txt" 2>&1; grep -c . "$OUT/inspect.txt"

@@ -6,7 +6,7 @@
 #
 # Idempotent: packages already installed are skipped (dpkg -s), an existing build/ is reused.
 # Environment:
-#   MESON_ARGS     extra arguments for the first `meson setup` (e.g. "-Dcuda_arch=90 -Dbench=false");
+#   MESON_ARGS     extra arguments for the first `meson setup` (e.g. "-Dgpu_arch=90 -Dbench=false");
 #                  an already configured build/ is kept as it is (use `meson configure build -D...`)
 #   CG_SKIP_APT=1  do not install packages (e.g. no root and no sudo)
 # Not installed here: the NVIDIA driver and the CUDA toolkit (12 or 13, at /usr/local/cuda or with
