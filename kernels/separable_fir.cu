@@ -122,17 +122,23 @@ __device__ __forceinline__ void column_block(const unsigned char* src, size_t pi
 #pragma unroll
   for (int r = 0; r < kColumnBlock; ++r) acc[r] = 0.0f;
   const int inputs = padded_inputs(radius, kColumnBlock);
+  // Away from the top and bottom edges, rows are consecutive: step a pointer, skip the rule.
+  const int top = first_row - radius;
+  const bool interior = top >= 0 && top + inputs <= height;
+  const unsigned char* p = src + static_cast<size_t>(interior ? top : 0) * pitch;
   for (int j0 = 0; j0 < inputs; j0 += kColumnBlock) {
     float v[kColumnBlock];
 #pragma unroll
     for (int jj = 0; jj < kColumnBlock; ++jj) {
-      // The row is the same across the warp: the border rule costs no divergence.
-      const int row = border_index(first_row - radius + j0 + jj, height, border);
-      const unsigned char* p = src + static_cast<size_t>(row) * pitch;
+      const unsigned char* row = p;
+      if (interior)
+        p += pitch;
+      else  // the row is the same across the warp: the border rule costs no divergence
+        row = src + static_cast<size_t>(border_index(top + j0 + jj, height, border)) * pitch;
       if constexpr (std::is_same_v<In, float>)
-        v[jj] = load_value(reinterpret_cast<const float*>(p), column, shift);
+        v[jj] = load_value(reinterpret_cast<const float*>(row), column, shift);
       else
-        v[jj] = load_sample<In>(p, column, shift);
+        v[jj] = load_sample<In>(row, column, shift);
     }
     // Output r takes input jj with padded tap j0 + jj - r + 7: taps j0 .. j0 + 14.
     float w[2 * kColumnBlock];
@@ -255,18 +261,18 @@ fused_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int width,
 
   // Vertical: every (tile column, column block) pair; columns left and right of the image take
   // their pixel by the border rule, exactly as the two-pass horizontal load does.
-  constexpr int kBlocks = kTileRows / kColumnBlock;
-  for (int item = threadIdx.x; item < columns * kBlocks; item += kFusedThreads) {
-    const int q = item % columns;
-    const int b = item / columns;
-    const int pixel = q / C;
-    const int column = border_index(first_pixel - row.radius + pixel, width, border) * C + (q - pixel * C);
-    float acc[kColumnBlock];
-    column_block<T>(src, src_pitch, column, first_row + b * kColumnBlock, height, row.shift,
-                    padded_y, radius_y, border, acc);
+  for (int b = 0; b < kTileRows / kColumnBlock; ++b) {
+    for (int q = threadIdx.x; q < columns; q += kFusedThreads) {
+      const int pixel = q / C;  // C is a compile-time constant: no division
+      const int column =
+          border_index(first_pixel - row.radius + pixel, width, border) * C + (q - pixel * C);
+      float acc[kColumnBlock];
+      column_block<T>(src, src_pitch, column, first_row + b * kColumnBlock, height, row.shift,
+                      padded_y, radius_y, border, acc);
 #pragma unroll
-    for (int r = 0; r < kColumnBlock; ++r)
-      tile[(b * kColumnBlock + r) * stride + smem_index(q, C)] = acc[r];
+      for (int r = 0; r < kColumnBlock; ++r)
+        tile[(b * kColumnBlock + r) * stride + smem_index(q, C)] = acc[r];
+    }
   }
   __syncthreads();
 
@@ -311,12 +317,13 @@ __global__ void row_kernel(const float* __restrict__ src, int width, int height,
 
   for (int y0 = blockIdx.y * blockDim.y; y0 < height; y0 += gridDim.y * blockDim.y) {
     const int rows_here = min(static_cast<int>(blockDim.y), height - y0);
-    for (int i = tid; i < rows_here * columns; i += threads) {
-      const int r = i / columns, q = i - r * columns;
-      const int pixel = q / C;
-      const int x = border_index(first_pixel - row.radius + pixel, width, border);
-      rows[r * stride + smem_index(q, C)] =
-          __ldg(src + static_cast<size_t>(y0 + r) * width * C + x * C + (q - pixel * C));
+    for (int r = 0; r < rows_here; ++r) {
+      const float* in = src + static_cast<size_t>(y0 + r) * width * C;
+      for (int q = tid; q < columns; q += threads) {
+        const int pixel = q / C;
+        const int x = border_index(first_pixel - row.radius + pixel, width, border);
+        rows[r * stride + smem_index(q, C)] = __ldg(in + x * C + (q - pixel * C));
+      }
     }
     __syncthreads();
     const int y = y0 + threadIdx.y;
