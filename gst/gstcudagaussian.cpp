@@ -43,13 +43,13 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
-#include "device_memory.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
+#include "frame_queue.h"
 #include "gstcudapinnedallocator.h"
 #include "video_planes.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_gaussian_debug);
+GST_DEBUG_CATEGORY (gst_cuda_gaussian_debug);
 #define GST_CAT_DEFAULT gst_cuda_gaussian_debug
 
 namespace cg = cudagaussian;
@@ -63,6 +63,7 @@ enum
   PROP_TRUNCATE,
   PROP_BORDER,
   PROP_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 #define MAX_SIGMA 250.0
@@ -72,18 +73,11 @@ enum
 #define DEFAULT_TRUNCATE cg::kDefaultTruncate
 #define DEFAULT_BORDER cg::Border::Replicate
 #define DEFAULT_DEVICE_ID -1
-
-/* GPU-side state of one element: created in start(), destroyed in stop(), both with the
- * CUDA context pushed. */
-struct GstCudaGaussianState
-{
-  cg::CudaStream stream;
-  cg::FrameBlur blur;
-  std::vector < cg::PlaneSpec > planes;
-  /* Device copies of system-memory frames, allocated on first use per caps. */
-  std::vector < cg::DevicePlane > staged_in;
-  std::vector < cg::DevicePlane > staged_out;
-};
+#define DEFAULT_FRAMES_IN_FLIGHT 0
+#define MAX_FRAMES_IN_FLIGHT 8
+/* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
+#define AUTO_FRAMES_LIVE 1
+#define AUTO_FRAMES_NOT_LIVE 3
 
 struct _GstCudaGaussian
 {
@@ -96,11 +90,13 @@ struct _GstCudaGaussian
   gdouble truncate;
   cg::Border border;
   gint device_id;
+  guint frames_in_flight;
 
   /* streaming state */
   GstCudaContext *context;
   GstVideoInfo info;
-  GstCudaGaussianState *state;
+  FrameQueue *queue;            /* created in start(), deleted in stop(), context pushed */
+  guint depth;                  /* frames in flight for the current caps */
 };
 
 #define gst_cuda_gaussian_parent_class parent_class
@@ -222,6 +218,9 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->device_id = g_value_get_int (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -258,6 +257,9 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->device_id);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -277,6 +279,34 @@ gst_cuda_gaussian_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
+/* Frames in flight add (depth - 1) frame durations of latency. */
+static gboolean
+gst_cuda_gaussian_latency_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+
+  if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return FALSE;
+  if (!gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query))
+    return FALSE;
+
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (query, &live, &min, &max);
+  const gint fps_n = GST_VIDEO_INFO_FPS_N (&self->info);
+  const gint fps_d = GST_VIDEO_INFO_FPS_D (&self->info);
+  if (self->depth > 1 && fps_n > 0 && fps_d > 0) {
+    const GstClockTime extra = gst_util_uint64_scale (GST_SECOND,
+        (guint64) fps_d * (self->depth - 1), fps_n);
+    min += extra;
+    if (GST_CLOCK_TIME_IS_VALID (max))
+      max += extra;
+  }
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
+}
+
 static gboolean
 gst_cuda_gaussian_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -286,24 +316,26 @@ gst_cuda_gaussian_query (GstBaseTransform * trans, GstPadDirection direction,
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       gst_cuda_handle_context_query (GST_ELEMENT (self), query, self->context))
     return TRUE;
+  if (gst_cuda_gaussian_latency_query (trans, direction, query))
+    return TRUE;
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
 }
 
-/* Releases every GPU resource of the state inside its context. */
+/* Releases every GPU resource of the queue inside its context. */
 static void
-gst_cuda_gaussian_free_state (GstCudaGaussian * self)
+gst_cuda_gaussian_free_queue (GstCudaGaussian * self)
 {
-  if (!self->state)
+  if (!self->queue)
     return;
   if (self->context && gst_cuda_context_push (self->context)) {
-    delete self->state;
+    delete self->queue;
     gst_cuda_context_pop (NULL);
   } else {
     GST_ERROR_OBJECT (self, "could not push CUDA context; leaking GPU state");
   }
-  self->state = NULL;
+  self->queue = NULL;
 }
 
 static gboolean
@@ -334,13 +366,11 @@ gst_cuda_gaussian_start (GstBaseTransform * trans)
         ("Could not make the CUDA context current."), (NULL));
     return FALSE;
   }
-  self->state = new GstCudaGaussianState;
-  cg::Status st = self->state->stream.create ();
+  self->queue = new FrameQueue (GST_ELEMENT (self), self->context);
+  const gboolean ok = self->queue->init ();
   gst_cuda_context_pop (NULL);
-  if (!st.ok ()) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not create a CUDA stream."), ("%s", st.message.c_str ()));
-    gst_cuda_gaussian_free_state (self);
+  if (!ok) {
+    gst_cuda_gaussian_free_queue (self);
     return FALSE;
   }
   return TRUE;
@@ -351,7 +381,7 @@ gst_cuda_gaussian_stop (GstBaseTransform * trans)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
 
-  gst_cuda_gaussian_free_state (self);
+  gst_cuda_gaussian_free_queue (self);
   gst_clear_object (&self->context);
   return TRUE;
 }
@@ -375,7 +405,7 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstVideoInfo info;
   std::vector < cg::PlaneSpec > planes;
 
-  if (!self->state) {
+  if (!self->queue) {
     GST_ERROR_OBJECT (self, "no CUDA state: was start() successful?");
     return FALSE;
   }
@@ -385,13 +415,16 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return FALSE;
   }
 
-  /* New geometry: drop the plan and staging buffers; the next frame re-plans. */
-  if (!gst_cuda_context_push (self->context))
-    return FALSE;
-  self->state->blur.release ();
-  self->state->staged_in.clear ();
-  self->state->staged_out.clear ();
-  gst_cuda_context_pop (NULL);
+  /* Frames in flight: as set, or by whether upstream is live. */
+  guint depth = self->frames_in_flight;
+  if (depth == 0) {
+    GstQuery *latency = gst_query_new_latency ();
+    gboolean live = FALSE;
+    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), latency))
+      gst_query_parse_latency (latency, &live, NULL, NULL);
+    gst_query_unref (latency);
+    depth = live ? AUTO_FRAMES_LIVE : AUTO_FRAMES_NOT_LIVE;
+  }
 
   /* GStreamer 1.22's CUDA allocator places the V plane of I420/YV12 one row too early when the
    * height is odd (fixed in 1.24): the last U row and the first V row share memory. */
@@ -403,9 +436,22 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
             "row on top of the first V row, so chroma there is unreliable."),
         ("Use an even height, system memory or NV12 (fixed in GStreamer 1.24)."));
 
-  self->state->planes = planes;
+  /* New geometry: frames of the old caps were drained by the CAPS event; the next frame
+   * re-plans. */
+  if (!gst_cuda_context_push (self->context))
+    return FALSE;
+  self->queue->drop_all ();
+  self->queue->configure (info, planes, depth);
+  gst_cuda_context_pop (NULL);
+
+  const gboolean depth_changed = depth != self->depth;
+  self->depth = depth;
   self->info = info;
+  GST_DEBUG_OBJECT (self, "%u frame(s) in flight", depth);
   gst_cuda_gaussian_update_passthrough (self);
+  if (depth_changed)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
   return TRUE;
 }
 
@@ -552,152 +598,102 @@ gst_cuda_gaussian_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
-/* A buffer the kernels can read or write in place: one CUDA memory of our context. */
-static gboolean
-gst_cuda_gaussian_is_device_buffer (GstCudaGaussian * self, GstBuffer * buffer)
-{
-  if (gst_buffer_n_memory (buffer) != 1)
-    return FALSE;
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
-  return gst_is_cuda_memory (mem) &&
-      GST_CUDA_MEMORY_CAST (mem)->context == self->context;
-}
-
-static cg::Status
-ensure_staging (std::vector < cg::DevicePlane > &staged,
-    const std::vector < cg::PlaneSpec > &planes)
-{
-  if (!staged.empty ())
-    return cg::Status::success ();
-  staged.resize (planes.size ());
-  for (size_t i = 0; i < planes.size (); i++) {
-    cg::Status st = staged[i].allocate (planes[i].geometry.row_bytes (),
-        planes[i].geometry.height);
-    if (!st.ok ()) {
-      staged.clear ();
-      return st;
-    }
-  }
-  return cg::Status::success ();
-}
-
-#define CUDA_FAIL(self, text, status) \
-  GST_ELEMENT_ERROR (self, LIBRARY, FAILED, (text), ("%s", (status).message.c_str ()))
-
-/* Runs one frame with the context current. Input and output are either mapped in place
- * (CUDA memory) or staged through device buffers (system memory). */
+/* Pushes every frame in flight downstream, oldest first (before a serialized event, so that
+ * events and buffers keep their order, and at EOS). */
 static GstFlowReturn
-gst_cuda_gaussian_process (GstCudaGaussian * self, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+gst_cuda_gaussian_drain (GstCudaGaussian * self)
 {
-  GstCudaGaussianState *state = self->state;
-  const cg::BlurSettings settings = gst_cuda_gaussian_snapshot (self);
-  cg::Status st;
+  GstFlowReturn ret = GST_FLOW_OK;
 
-  /* Parameters change between frames, never inside one. */
-  if (!state->blur.planned () || state->blur.settings () != settings) {
-    st = state->blur.plan (settings, state->planes);
-    if (!st.ok ()) {
-      if (st.cuda == cudaSuccess)
-        GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-            ("Invalid blur settings: %s", st.message.c_str ()), (NULL));
-      else
-        CUDA_FAIL (self, ("Could not prepare the blur on the GPU."), st);
-      return GST_FLOW_ERROR;
-    }
-  }
-
-  const gboolean in_device = gst_cuda_gaussian_is_device_buffer (self, inbuf);
-  const gboolean out_device = gst_cuda_gaussian_is_device_buffer (self, outbuf);
-  GstVideoFrame in_frame, out_frame;
-
-  if (!gst_video_frame_map (&in_frame, &self->info, inbuf, (GstMapFlags)
-          (GST_MAP_READ | (in_device ? GST_MAP_CUDA : 0)))) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map the input frame: the buffer may be smaller than its caps "
-            "describe."), (NULL));
+  if (!self->queue || self->queue->pending () == 0)
+    return GST_FLOW_OK;
+  if (!gst_cuda_context_push (self->context))
     return GST_FLOW_ERROR;
-  }
-  if (!gst_video_frame_map (&out_frame, &self->info, outbuf, (GstMapFlags)
-          (GST_MAP_WRITE | (out_device ? GST_MAP_CUDA : 0)))) {
-    gst_video_frame_unmap (&in_frame);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame."),
-        (NULL));
-    return GST_FLOW_ERROR;
-  }
-
-  const size_t n = state->planes.size ();
-  const cudaStream_t stream = state->stream.get ();
-  std::vector < cg::DevicePlaneRef > src (n);
-  std::vector < cg::MutableDevicePlaneRef > dst (n);
-
-  if (!in_device)
-    st = ensure_staging (state->staged_in, state->planes);
-  if (st.ok () && !out_device)
-    st = ensure_staging (state->staged_out, state->planes);
-
-  for (size_t i = 0; i < n && st.ok (); i++) {
-    const cg::PlaneGeometry & g = state->planes[i].geometry;
-    void *in_data = GST_VIDEO_FRAME_PLANE_DATA (&in_frame, i);
-    const size_t in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, i);
-
-    if (in_device) {
-      src[i] = { in_data, in_stride };
-    } else {
-      src[i] = { state->staged_in[i].get (), state->staged_in[i].pitch () };
-      st = cg::copy_2d_async (state->staged_in[i].get (),
-          state->staged_in[i].pitch (), in_data, in_stride, g.row_bytes (),
-          g.height, stream);
-    }
-    if (out_device)
-      dst[i] = { GST_VIDEO_FRAME_PLANE_DATA (&out_frame, i),
-          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, i) };
+  while (self->queue->pending () > 0) {
+    GstBuffer *buf = NULL;
+    GstFlowReturn r = self->queue->finish_oldest (&buf);
+    if (r == GST_FLOW_OK && ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
     else
-      dst[i] = { state->staged_out[i].get (), state->staged_out[i].pitch () };
+      gst_clear_buffer (&buf);
+    if (r != GST_FLOW_OK)
+      ret = r;
   }
-
-  if (st.ok ())
-    st = state->blur.run (src, dst, stream);
-
-  for (size_t i = 0; i < n && st.ok () && !out_device; i++) {
-    const cg::PlaneGeometry & g = state->planes[i].geometry;
-    st = cg::copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&out_frame, i),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, i), dst[i].data, dst[i].pitch,
-        g.row_bytes (), g.height, stream);
-  }
-
-  /* 1.22 has no stream in GstCudaMemory: the frame must be complete before it leaves. */
-  cg::Status sync = state->stream.synchronize ();
-  if (st.ok ())
-    st = sync;
-
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
-
-  if (!st.ok ()) {
-    CUDA_FAIL (self, ("Blurring the frame on the GPU failed."), st);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  gst_cuda_context_pop (NULL);
+  return ret;
 }
 
-static GstFlowReturn
-gst_cuda_gaussian_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+static gboolean
+gst_cuda_gaussian_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
 
-  if (!self->state || !self->context) {
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    if (self->queue && gst_cuda_context_push (self->context)) {
+      self->queue->drop_all ();
+      gst_cuda_context_pop (NULL);
+    }
+  } else if (GST_EVENT_IS_SERIALIZED (event)) {
+    gst_cuda_gaussian_drain (self);
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* Starts a frame: its output buffer (metadata copied by the base class) and GPU work are
+ * queued; generate_output hands frames out once `depth` are in flight. */
+static GstFlowReturn
+gst_cuda_gaussian_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+  GstBaseTransformClass *parent = GST_BASE_TRANSFORM_CLASS (parent_class);
+
+  if (gst_base_transform_is_passthrough (trans))
+    return parent->submit_input_buffer (trans, is_discont, input);
+  if (!self->queue) {
+    gst_buffer_unref (input);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Element is not started."),
         (NULL));
     return GST_FLOW_NOT_NEGOTIATED;
   }
+
+  gst_cuda_gaussian_before_transform (trans, input);
+  GstBuffer *output = NULL;
+  GstFlowReturn ret = parent->prepare_output_buffer (trans, input, &output);
+  if (ret != GST_FLOW_OK || !output) {
+    gst_buffer_unref (input);
+    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+  }
   if (!gst_cuda_context_push (self->context)) {
+    gst_buffer_unref (input);
+    gst_buffer_unref (output);
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
         ("Could not make the CUDA context current."), (NULL));
     return GST_FLOW_ERROR;
   }
-  GstFlowReturn ret = gst_cuda_gaussian_process (self, inbuf, outbuf);
+  ret = self->queue->launch (input, output, gst_cuda_gaussian_snapshot (self));
+  gst_cuda_context_pop (NULL);
+  return ret;
+}
+
+static GstFlowReturn
+gst_cuda_gaussian_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
+  const guint pending = self->queue ? self->queue->pending () : 0;
+
+  *outbuf = NULL;
+  /* A passthrough buffer waits behind the frames still in flight. */
+  if (pending == 0)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
+        outbuf);
+  if (pending < self->queue->depth () && trans->queued_buf == NULL)
+    return GST_FLOW_OK;
+
+  if (!gst_cuda_context_push (self->context))
+    return GST_FLOW_ERROR;
+  GstFlowReturn ret = self->queue->finish_oldest (outbuf);
   gst_cuda_context_pop (NULL);
   return ret;
 }
@@ -709,7 +705,7 @@ gst_cuda_gaussian_finalize (GObject * object)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
 
-  gst_cuda_gaussian_free_state (self);
+  gst_cuda_gaussian_free_queue (self);
   gst_clear_object (&self->context);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -761,6 +757,14 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           (GParamFlags) (G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
               G_PARAM_STATIC_STRINGS)));
 
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames on the GPU at once, so that uploads, blurs and downloads of "
+          "consecutive frames overlap (each adds a frame of latency); 0 = auto: 1 "
+          "for live sources, 3 otherwise", 0, MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_FRAMES_IN_FLIGHT, (GParamFlags) (G_PARAM_READWRITE |
+              GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS)));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs video with an exact Gaussian on an NVIDIA GPU",
@@ -781,7 +785,11 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_decide_allocation);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_before_transform);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_transform);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_sink_event);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_generate_output);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_ALGORITHM,
       (GstPluginAPIFlags) 0);
@@ -800,5 +808,9 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->truncate = DEFAULT_TRUNCATE;
   self->border = DEFAULT_BORDER;
   self->device_id = DEFAULT_DEVICE_ID;
+  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  self->depth = 1;
   gst_video_info_init (&self->info);
+  /* The base class starts in passthrough when a subclass has no transform vfunc. */
+  gst_cuda_gaussian_update_passthrough (self);
 }

@@ -64,6 +64,32 @@ Status CudaStream::synchronize() const {
   return Status::success();
 }
 
+Status CudaEvent::create() {
+  release();
+  CG_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming));
+  return Status::success();
+}
+
+void CudaEvent::release() {
+  if (event_) cudaEventDestroy(event_);
+  event_ = nullptr;
+}
+
+Status CudaEvent::record(cudaStream_t stream) const {
+  CG_CUDA_TRY(cudaEventRecord(event_, stream));
+  return Status::success();
+}
+
+Status CudaEvent::make_wait(cudaStream_t stream) const {
+  CG_CUDA_TRY(cudaStreamWaitEvent(stream, event_, 0));
+  return Status::success();
+}
+
+Status CudaEvent::synchronize() const {
+  CG_CUDA_TRY(cudaEventSynchronize(event_));
+  return Status::success();
+}
+
 Status pinned_alloc(size_t bytes, void** out) {
   *out = nullptr;
   CG_CUDA_TRY(cudaHostAlloc(out, bytes, cudaHostAllocPortable));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 #include <cuda_runtime_api.h>
 
@@ -65,6 +66,25 @@ class CudaStream {
 
  private:
   cudaStream_t stream_ = nullptr;
+};
+
+// An event for ordering work between streams and waiting for it; timing disabled (cheaper).
+class CudaEvent {
+ public:
+  CudaEvent() = default;
+  ~CudaEvent() { release(); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  CudaEvent(CudaEvent&& o) noexcept { std::swap(event_, o.event_); }
+
+  Status create();
+  void release();
+  Status record(cudaStream_t stream) const;
+  Status make_wait(cudaStream_t stream) const;  // later work on `stream` waits for the event
+  Status synchronize() const;
+
+ private:
+  cudaEvent_t event_ = nullptr;
 };
 
 // Page-locked host memory, portable across contexts, for DMA transfers without staging.

@@ -26,9 +26,11 @@ GST_START_TEST (test_registered_with_defaults)
 
   gdouble sigma, sigma_y, truncate;
   gint algorithm, border, device;
+  guint frames_in_flight;
   g_object_get (e, "sigma", &sigma, "sigma-y", &sigma_y, "truncate", &truncate,
       "algorithm", &algorithm, "border", &border, "cuda-device-id", &device,
-      NULL);
+      "frames-in-flight", &frames_in_flight, NULL);
+  fail_unless_equals_int (frames_in_flight, 0);  /* auto */
   fail_unless_equals_float (sigma, 2.0);
   fail_unless_equals_float (sigma_y, -1.0);
   fail_unless_equals_float (truncate, 4.0);

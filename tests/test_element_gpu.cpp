@@ -42,6 +42,15 @@ caps_string (const char *format, int width, int height, bool cuda)
       std::to_string (height) + ",framerate=30/1";
 }
 
+/* A harness around one cudagaussian that hands each frame back before the next is pushed. */
+static GstHarness *
+new_blur_harness (guint frames_in_flight = 1)
+{
+  GstHarness *h = gst_harness_new ("cudagaussian");
+  g_object_set (h->element, "frames-in-flight", frames_in_flight, NULL);
+  return h;
+}
+
 /* Fills the whole buffer, padding included, with random bytes: any value is a valid sample. */
 static void
 fill_random (GstBuffer * buffer, unsigned seed)
@@ -132,7 +141,7 @@ GST_START_TEST (test_system_memory_every_format)
   for (const char *format : kFormats) {
     for (auto & wh : sizes) {
       GstVideoInfo info = video_info (format, wh[0], wh[1]);
-      GstHarness *h = gst_harness_new ("cudagaussian");
+      GstHarness *h = new_blur_harness ();
       g_object_set (h->element, "sigma", 2.5, "border", 1, NULL);  /* mirror */
       gst_harness_set_src_caps_str (h, caps_string (format, wh[0], wh[1], false).c_str ());
 
@@ -174,7 +183,7 @@ is_pinned (GstBuffer * buf)
 GST_START_TEST (test_upstream_gets_pinned_buffers)
 {
   GstVideoInfo info = video_info ("RGBA", 320, 240);
-  GstHarness *h = gst_harness_new ("cudagaussian");
+  GstHarness *h = new_blur_harness ();
   gst_harness_set_src_caps_str (h, caps_string ("RGBA", 320, 240, false).c_str ());
 
   /* What the element proposes to upstream in the ALLOCATION query. */
@@ -214,7 +223,7 @@ GST_END_TEST;
 GST_START_TEST (test_settings_change_between_frames)
 {
   GstVideoInfo info = video_info ("NV12", 385, 289);
-  GstHarness *h = gst_harness_new ("cudagaussian");
+  GstHarness *h = new_blur_harness ();
   gst_harness_set_src_caps_str (h, caps_string ("NV12", 385, 289, false).c_str ());
   struct { double sigma, sigma_y; int border; } steps[] = {
     {2.0, -1, 0}, {5.0, -1, 0}, {5.0, 0.0, 2}, {0.7, 9.0, 1}, {30.0, -1, 0},
@@ -235,7 +244,7 @@ GST_END_TEST;
 GST_START_TEST (test_passthrough_keeps_buffer)
 {
   GstVideoInfo info = video_info ("I420", 64, 48);
-  GstHarness *h = gst_harness_new ("cudagaussian");
+  GstHarness *h = new_blur_harness ();
   g_object_set (h->element, "sigma", 0.0, NULL);
   gst_harness_set_src_caps_str (h, caps_string ("I420", 64, 48, false).c_str ());
   GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
@@ -267,7 +276,8 @@ GST_START_TEST (test_cuda_memory_every_format)
     const int w = 385, hgt = 288;
     GstVideoInfo info = video_info (format, w, hgt);
     GstHarness *h = gst_harness_new_parse ("cudaupload ! "
-        "video/x-raw(memory:CUDAMemory) ! cudagaussian name=blur sigma=3 sigma-y=1.5 ! "
+        "video/x-raw(memory:CUDAMemory) ! cudagaussian name=blur sigma=3 sigma-y=1.5 "
+        "frames-in-flight=1 ! "
         "video/x-raw(memory:CUDAMemory) ! cudadownload");
     gst_harness_set_src_caps_str (h, caps_string (format, w, hgt, false).c_str ());
     GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
@@ -306,6 +316,88 @@ GST_START_TEST (test_cuda_memory_every_format)
 }
 GST_END_TEST;
 
+/* Several frames in flight: nothing comes out until the queue is full, then one frame per
+ * frame in, in order, each equal to the reference; EOS drains the rest; latency grows by
+ * (depth - 1) frames. */
+GST_START_TEST (test_frames_in_flight)
+{
+  const guint depth = 3, frames = 10;
+  GstVideoInfo info = video_info ("NV12", 385, 288);
+  GstHarness *h = new_blur_harness (depth);
+  g_object_set (h->element, "sigma", 3.0, NULL);
+  gst_harness_set_src_caps_str (h, caps_string ("NV12", 385, 288, false).c_str ());
+  gst_harness_set_upstream_latency (h, 0);
+
+  std::vector < GstBuffer * >inputs;
+  for (guint i = 0; i < frames; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    fill_random (in, 100 + i);
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    inputs.push_back (in);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), i + 1 < depth ? 0 : i + 2 - depth);
+  }
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 2 * GST_SECOND / 30);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), frames);
+
+  for (guint i = 0; i < frames; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (inputs[i]));
+    const double err = max_error_vs_reference (&info, inputs[i], out, 3.0, 3.0, 4.0,
+        cg::Border::Replicate);
+    fail_unless (err <= 1.0, "frame %u: max error %.3f", i, err);
+    gst_buffer_unref (out);
+    gst_buffer_unref (inputs[i]);
+  }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* A flush throws away the frames in flight; a caps change first lets them out. */
+GST_START_TEST (test_flush_and_caps_change_with_frames_in_flight)
+{
+  GstVideoInfo small = video_info ("RGBA", 64, 48), big = video_info ("RGBA", 96, 80);
+  GstHarness *h = new_blur_harness (3);
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 64, 48, false).c_str ());
+  for (int i = 0; i < 2; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&small), NULL);
+    fill_random (in, 200 + i);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  GstSegment segment;
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  /* Two frames in flight, then new caps: both come out first, at the old size. */
+  for (int i = 0; i < 2; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&small), NULL);
+    fill_random (in, 300 + i);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 96, 80, false).c_str ());
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  for (int i = 0; i < 2; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless_equals_int (gst_buffer_get_size (out), GST_VIDEO_INFO_SIZE (&small));
+    gst_buffer_unref (out);
+  }
+  GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&big), NULL);
+  fill_random (in, 400);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (out), GST_VIDEO_INFO_SIZE (&big));
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 static Suite *
 cudagaussian_gpu_suite (void)
 {
@@ -319,6 +411,8 @@ cudagaussian_gpu_suite (void)
   tcase_add_test (tc, test_settings_change_between_frames);
   tcase_add_test (tc, test_passthrough_keeps_buffer);
   tcase_add_test (tc, test_cuda_memory_every_format);
+  tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_flush_and_caps_change_with_frames_in_flight);
   return s;
 }
 

@@ -1,0 +1,260 @@
+#include "frame_queue.h"
+
+#include <gst/cuda/gstcudamemory.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_gaussian_debug);
+#define GST_CAT_DEFAULT gst_cuda_gaussian_debug
+
+namespace cg = cudagaussian;
+
+FrameQueue::FrameQueue (GstElement * element, GstCudaContext * context)
+:  element_ (element), context_ (GST_CUDA_CONTEXT (gst_object_ref (context)))
+{
+  gst_video_info_init (&info_);
+}
+
+FrameQueue::~FrameQueue ()
+{
+  drop_all ();
+  gst_object_unref (context_);
+}
+
+GstFlowReturn
+FrameQueue::fail (const char *text, const cg::Status & st)
+{
+  if (st.cuda == cudaSuccess)
+    GST_ELEMENT_ERROR (element_, LIBRARY, SETTINGS, ("%s: %s", text,
+            st.message.c_str ()), (NULL));
+  else
+    GST_ELEMENT_ERROR (element_, LIBRARY, FAILED, ("%s", text), ("%s",
+            st.message.c_str ()));
+  return GST_FLOW_ERROR;
+}
+
+gboolean
+FrameQueue::init ()
+{
+  cg::Status st = upload_.create ();
+  if (st.ok ())
+    st = compute_.create ();
+  if (st.ok ())
+    st = download_.create ();
+  if (!st.ok ()) {
+    fail ("Could not create CUDA streams.", st);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+FrameQueue::configure (const GstVideoInfo & info,
+    const std::vector < cg::PlaneSpec > &planes, guint depth)
+{
+  g_assert (jobs_.empty ());
+  info_ = info;
+  planes_ = planes;
+  depth_ = MAX (depth, 1u);
+  blur_.release ();
+  slots_.clear ();
+  slots_.resize (depth_);
+  next_slot_ = 0;
+}
+
+/* A buffer the kernels can read or write in place: one CUDA memory of our context. */
+gboolean
+FrameQueue::is_device_buffer (GstBuffer * buffer) const
+{
+  if (gst_buffer_n_memory (buffer) != 1)
+    return FALSE;
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == context_;
+}
+
+/* Parameters change between frames, never inside one: frames already queued keep the plan
+ * they were launched with, because the compute stream finishes them before the plan changes. */
+GstFlowReturn
+FrameQueue::ensure_plan (const cg::BlurSettings & settings)
+{
+  if (blur_.planned () && blur_.settings () == settings)
+    return GST_FLOW_OK;
+  cg::Status st = compute_.synchronize ();
+  if (st.ok ())
+    st = blur_.plan (settings, planes_);
+  if (!st.ok ())
+    return fail (st.cuda == cudaSuccess ? "Invalid blur settings" :
+        "Could not prepare the blur on the GPU.", st);
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+FrameQueue::ensure_slot (Slot & slot, gboolean in_device, gboolean out_device)
+{
+  cg::Status st;
+  auto allocate =[&](std::vector < cg::DevicePlane > &planes) {
+    if (!planes.empty () || !st.ok ())
+      return;
+    planes.resize (planes_.size ());
+    for (size_t i = 0; i < planes_.size () && st.ok (); i++)
+      st = planes[i].allocate (planes_[i].geometry.row_bytes (),
+          planes_[i].geometry.height);
+    if (!st.ok ())
+      planes.clear ();
+  };
+  if (!in_device)
+    allocate (slot.in);
+  if (!out_device)
+    allocate (slot.out);
+  if (st.ok ())
+    st = slot.uploaded.create ();
+  if (st.ok ())
+    st = slot.computed.create ();
+  if (st.ok ())
+    st = slot.done.create ();
+  if (!st.ok ())
+    return fail ("Could not allocate GPU buffers for a frame.", st);
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+FrameQueue::enqueue (Job & job, const Slot & slot, gboolean in_device,
+    gboolean out_device)
+{
+  const size_t n = planes_.size ();
+  std::vector < cg::DevicePlaneRef > src (n);
+  std::vector < cg::MutableDevicePlaneRef > dst (n);
+  cg::Status st;
+
+  for (size_t i = 0; i < n && st.ok (); i++) {
+    const cg::PlaneGeometry & g = planes_[i].geometry;
+    void *in_data = GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i);
+    const size_t in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i);
+    if (in_device) {
+      src[i] = { in_data, in_stride };
+    } else {
+      src[i] = { slot.in[i].get (), slot.in[i].pitch () };
+      st = cg::copy_2d_async (slot.in[i].get (), slot.in[i].pitch (), in_data,
+          in_stride, g.row_bytes (), g.height, upload_.get ());
+    }
+    if (out_device)
+      dst[i] = { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
+          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) };
+    else
+      dst[i] = { slot.out[i].get (), slot.out[i].pitch () };
+  }
+  if (st.ok () && !in_device)
+    st = slot.uploaded.record (upload_.get ());
+  if (st.ok () && !in_device)
+    st = slot.uploaded.make_wait (compute_.get ());
+  if (st.ok ())
+    st = blur_.run (src, dst, compute_.get ());
+  if (st.ok () && out_device)
+    st = slot.done.record (compute_.get ());
+  if (st.ok () && !out_device) {
+    st = slot.computed.record (compute_.get ());
+    if (st.ok ())
+      st = slot.computed.make_wait (download_.get ());
+    for (size_t i = 0; i < n && st.ok (); i++) {
+      const cg::PlaneGeometry & g = planes_[i].geometry;
+      st = cg::copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i), dst[i].data,
+          dst[i].pitch, g.row_bytes (), g.height, download_.get ());
+    }
+    if (st.ok ())
+      st = slot.done.record (download_.get ());
+  }
+  if (!st.ok ())
+    return fail ("Blurring the frame on the GPU failed.", st);
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+FrameQueue::launch (GstBuffer * in, GstBuffer * out,
+    const cg::BlurSettings & settings)
+{
+  g_assert (jobs_.size () < depth_);
+  Job job;
+  job.in = in;
+  job.out = out;
+  job.slot = next_slot_;
+
+  GstFlowReturn ret = ensure_plan (settings);
+  const gboolean in_device = is_device_buffer (in);
+  const gboolean out_device = is_device_buffer (out);
+
+  if (ret == GST_FLOW_OK && !gst_video_frame_map (&job.in_frame, &info_, in,
+          (GstMapFlags) (GST_MAP_READ | (in_device ? GST_MAP_CUDA : 0)))) {
+    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+        ("Could not map the input frame: the buffer may be smaller than its caps "
+            "describe."), (NULL));
+    ret = GST_FLOW_ERROR;
+  }
+  job.in_mapped = ret == GST_FLOW_OK;
+  if (ret == GST_FLOW_OK && !gst_video_frame_map (&job.out_frame, &info_, out,
+          (GstMapFlags) (GST_MAP_WRITE | (out_device ? GST_MAP_CUDA : 0)))) {
+    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+        ("Could not map the output frame."), (NULL));
+    ret = GST_FLOW_ERROR;
+  }
+  job.out_mapped = ret == GST_FLOW_OK;
+
+  Slot & slot = slots_[job.slot];
+  if (ret == GST_FLOW_OK)
+    ret = ensure_slot (slot, in_device, out_device);
+  if (ret == GST_FLOW_OK)
+    ret = enqueue (job, slot, in_device, out_device);
+  if (ret != GST_FLOW_OK) {
+    /* Work already queued for this job must not touch buffers we give back. */
+    compute_.synchronize ();
+    upload_.synchronize ();
+    download_.synchronize ();
+    release_job (job);
+    return ret;
+  }
+  next_slot_ = (next_slot_ + 1) % depth_;
+  jobs_.push_back (job);
+  return GST_FLOW_OK;
+}
+
+void
+FrameQueue::release_job (Job & job)
+{
+  if (job.out_mapped)
+    gst_video_frame_unmap (&job.out_frame);
+  if (job.in_mapped)
+    gst_video_frame_unmap (&job.in_frame);
+  gst_clear_buffer (&job.in);
+  gst_clear_buffer (&job.out);
+}
+
+GstFlowReturn
+FrameQueue::finish_oldest (GstBuffer ** out)
+{
+  *out = NULL;
+  if (jobs_.empty ())
+    return GST_FLOW_OK;
+  Job job = jobs_.front ();
+  jobs_.pop_front ();
+
+  /* 1.22 has no stream in GstCudaMemory: the frame must be complete before it leaves. */
+  cg::Status st = slots_[job.slot].done.synchronize ();
+  GstBuffer *result = gst_buffer_ref (job.out);
+  release_job (job);
+  if (!st.ok ()) {
+    gst_buffer_unref (result);
+    return fail ("Blurring the frame on the GPU failed.", st);
+  }
+  *out = result;
+  return GST_FLOW_OK;
+}
+
+void
+FrameQueue::drop_all ()
+{
+  while (!jobs_.empty ()) {
+    Job job = jobs_.front ();
+    jobs_.pop_front ();
+    slots_[job.slot].done.synchronize ();
+    release_job (job);
+  }
+}
