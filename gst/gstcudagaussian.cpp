@@ -657,7 +657,12 @@ gst_cuda_gaussian_submit_input_buffer (GstBaseTransform * trans,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  gst_cuda_gaussian_before_transform (trans, input);
+  /* What the default submit does first: renegotiate and pick a pool if downstream asked. */
+  if (!gst_base_transform_reconfigure (trans)) {
+    gst_buffer_unref (input);
+    return GST_PAD_IS_FLUSHING (GST_BASE_TRANSFORM_SRC_PAD (trans)) ?
+        GST_FLOW_FLUSHING : GST_FLOW_NOT_NEGOTIATED;
+  }
   GstBuffer *output = NULL;
   GstFlowReturn ret = parent->prepare_output_buffer (trans, input, &output);
   if (ret != GST_FLOW_OK || !output) {
