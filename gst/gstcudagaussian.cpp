@@ -279,6 +279,18 @@ gst_cuda_gaussian_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
+/* Never called: submit_input_buffer and generate_output replace the base class's default
+ * path. It exists because without a transform vfunc GstBaseTransform treats the element as
+ * in-place and would not allocate output buffers from our pool. */
+static GstFlowReturn
+gst_cuda_gaussian_transform (GstBaseTransform * trans, GstBuffer * inbuf G_GNUC_UNUSED,
+    GstBuffer * outbuf G_GNUC_UNUSED)
+{
+  GST_ELEMENT_ERROR (trans, CORE, NOT_IMPLEMENTED,
+      ("Internal error: unexpected synchronous transform."), (NULL));
+  return GST_FLOW_NOT_SUPPORTED;
+}
+
 /* Frames in flight add (depth - 1) frame durations of latency. */
 static gboolean
 gst_cuda_gaussian_latency_query (GstBaseTransform * trans, GstPadDirection direction,
@@ -790,6 +802,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_decide_allocation);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_before_transform);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_transform);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_sink_event);
   trans_class->submit_input_buffer =
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_submit_input_buffer);
@@ -816,6 +829,5 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   self->depth = 1;
   gst_video_info_init (&self->info);
-  /* The base class starts in passthrough when a subclass has no transform vfunc. */
   gst_cuda_gaussian_update_passthrough (self);
 }
