@@ -15,6 +15,9 @@ const char* algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::Auto: return "auto";
     case Algorithm::Fir: return "fir";
+    case Algorithm::YoungVanVliet: return "young-van-vliet";
+    case Algorithm::YoungVanVliet1995: return "young-van-vliet-1995";
+    case Algorithm::Deriche: return "deriche";
   }
   return "unknown";
 }

@@ -9,7 +9,8 @@ namespace cudagaussian {
 //   reflect    cba|abcd|dcb     (reflect about the edge, which is repeated)
 enum class Border : int { Replicate = 0, Mirror = 1, Reflect = 2 };
 
-enum class Algorithm : int { Auto = 0, Fir = 1 };
+// The recursive ones: Young–van Vliet 3rd order (2002 or 1995 coefficients), Deriche 4th order.
+enum class Algorithm : int { Auto = 0, Fir = 1, YoungVanVliet = 2, YoungVanVliet1995 = 3, Deriche = 4 };
 
 const char* border_name(Border border);
 const char* algorithm_name(Algorithm algorithm);

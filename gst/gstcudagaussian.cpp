@@ -64,6 +64,10 @@ enum
   PROP_BORDER,
   PROP_DEVICE_ID,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_START_UP,
+  PROP_PARTITIONS,
+  PROP_SEGMENTS,
+  PROP_KAPPA,
 };
 
 #define MAX_SIGMA 250.0
@@ -74,6 +78,11 @@ enum
 #define DEFAULT_BORDER cg::Border::Replicate
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_FRAMES_IN_FLIGHT 0
+#define DEFAULT_START_UP cg::StartUp::Exact
+#define DEFAULT_PARTITIONS cg::LineSplit::BlockParallel
+#define DEFAULT_SEGMENTS 0
+#define DEFAULT_KAPPA 3.0
+#define MAX_SEGMENTS 4096
 #define MAX_FRAMES_IN_FLIGHT 8
 /* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
 #define AUTO_FRAMES_LIVE 1
@@ -91,6 +100,7 @@ struct _GstCudaGaussian
   cg::Border border;
   gint device_id;
   guint frames_in_flight;
+  cg::RecursiveSettings recursive;
 
   /* streaming state */
   GstCudaContext *context;
@@ -112,6 +122,15 @@ gst_cuda_gaussian_algorithm_get_type (void)
     {(gint) cg::Algorithm::Auto, "Pick the fastest exact algorithm", "auto"},
     {(gint) cg::Algorithm::Fir,
         "Separable FIR: sampled Gaussian taps out to truncate x sigma", "fir"},
+    {(gint) cg::Algorithm::YoungVanVliet,
+        "Recursive, Young-van Vliet 3rd order (2002 coefficients): cost independent of sigma",
+        "young-van-vliet"},
+    {(gint) cg::Algorithm::YoungVanVliet1995,
+        "Recursive, Young-van Vliet 3rd order with the 1995 coefficients (sigma >= 0.5)",
+        "young-van-vliet-1995"},
+    {(gint) cg::Algorithm::Deriche,
+        "Recursive, Deriche 4th order: cost independent of sigma, closest to a Gaussian",
+        "deriche"},
     {0, NULL, NULL},
   };
 
@@ -139,6 +158,48 @@ gst_cuda_gaussian_border_get_type (void)
 
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstCudaGaussianBorder", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_start_up_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::StartUp::Exact,
+        "As if the frame were extended by repeating its edge pixels (exact)", "exact"},
+    {(gint) cg::StartUp::Simple,
+        "The seed paper's rule: each pass starts from its own input's edge value (inexact "
+          "near the right and bottom edges for Young-van Vliet; for comparison)", "simple"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianStartUp", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_partitions_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::LineSplit::OneWay, "One GPU thread per line (few threads)", "one-way"},
+    {(gint) cg::LineSplit::TwoWay,
+        "Each line in two halves, the second warmed up over kappa x sigma pixels", "two-way"},
+    {(gint) cg::LineSplit::KWay,
+        "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels", "k-way"},
+    {(gint) cg::LineSplit::BlockParallel,
+        "Short segments joined exactly through carries (Nehab et al. 2011)", "block-parallel"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianPartitions", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -188,6 +249,7 @@ gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
   s.sigma_y = effective_sigma_y (self->sigma, self->sigma_y);
   s.truncate = self->truncate;
   s.border = self->border;
+  s.recursive = self->recursive;
   GST_OBJECT_UNLOCK (self);
   return s;
 }
@@ -220,6 +282,18 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_IN_FLIGHT:
       self->frames_in_flight = g_value_get_uint (value);
+      break;
+    case PROP_START_UP:
+      self->recursive.start = (cg::StartUp) g_value_get_enum (value);
+      break;
+    case PROP_PARTITIONS:
+      self->recursive.split = (cg::LineSplit) g_value_get_enum (value);
+      break;
+    case PROP_SEGMENTS:
+      self->recursive.segments = (int) g_value_get_uint (value);
+      break;
+    case PROP_KAPPA:
+      self->recursive.kappa = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -259,6 +333,18 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, self->frames_in_flight);
+      break;
+    case PROP_START_UP:
+      g_value_set_enum (value, (gint) self->recursive.start);
+      break;
+    case PROP_PARTITIONS:
+      g_value_set_enum (value, (gint) self->recursive.split);
+      break;
+    case PROP_SEGMENTS:
+      g_value_set_uint (value, (guint) self->recursive.segments);
+      break;
+    case PROP_KAPPA:
+      g_value_set_double (value, self->recursive.kappa);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -761,7 +847,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       g_param_spec_double ("truncate", "Truncate",
           "FIR support in sigmas: taps out to ceil(truncate x sigma) pixels each "
           "side (4 keeps the lost tail below 0.01 %; the radius may not exceed "
-          "1536)", cg::kMinTruncate, cg::kMaxTruncate, DEFAULT_TRUNCATE, live));
+          "1536; algorithm=fir only)", cg::kMinTruncate, cg::kMaxTruncate, DEFAULT_TRUNCATE, live));
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border",
           "How pixels beyond the frame edges are made up",
@@ -781,6 +867,25 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           "for live sources, 3 otherwise", 0, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, (GParamFlags) (G_PARAM_READWRITE |
               GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS)));
+
+  g_object_class_install_property (gobject_class, PROP_START_UP,
+      g_param_spec_enum ("start-up", "Start-up",
+          "How the recursive algorithms start at the frame edges",
+          GST_TYPE_CUDA_GAUSSIAN_START_UP, (gint) DEFAULT_START_UP, mutable_playing));
+  g_object_class_install_property (gobject_class, PROP_PARTITIONS,
+      g_param_spec_enum ("partitions", "Partitions",
+          "How the recursive algorithms split each line over GPU threads "
+          "(block-parallel is exact and the fastest; two-way and k-way are "
+          "approximate, see kappa)", GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
+          (gint) DEFAULT_PARTITIONS, mutable_playing));
+  g_object_class_install_property (gobject_class, PROP_SEGMENTS,
+      g_param_spec_uint ("segments", "Segments",
+          "Pieces per line for partitions=k-way (0 = enough to fill the GPU)", 0,
+          MAX_SEGMENTS, DEFAULT_SEGMENTS, mutable_playing));
+  g_object_class_install_property (gobject_class, PROP_KAPPA,
+      g_param_spec_double ("kappa", "Kappa",
+          "Warm-up before each piece of a two-way or k-way line, in sigmas (the "
+          "error falls like exp(-1.7 kappa))", 0.0, 100.0, DEFAULT_KAPPA, live));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
@@ -813,6 +918,10 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_BORDER,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_START_UP,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
+      (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
       "CUDA Gaussian blur");
 }
@@ -827,6 +936,10 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->border = DEFAULT_BORDER;
   self->device_id = DEFAULT_DEVICE_ID;
   self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  self->recursive.start = DEFAULT_START_UP;
+  self->recursive.split = DEFAULT_PARTITIONS;
+  self->recursive.segments = DEFAULT_SEGMENTS;
+  self->recursive.kappa = DEFAULT_KAPPA;
   self->depth = 1;
   gst_video_info_init (&self->info);
   gst_cuda_gaussian_update_passthrough (self);

@@ -20,6 +20,12 @@ GType gst_cuda_gaussian_algorithm_get_type (void);
 #define GST_TYPE_CUDA_GAUSSIAN_BORDER (gst_cuda_gaussian_border_get_type ())
 GType gst_cuda_gaussian_border_get_type (void);
 
+#define GST_TYPE_CUDA_GAUSSIAN_START_UP (gst_cuda_gaussian_start_up_get_type ())
+GType gst_cuda_gaussian_start_up_get_type (void);
+
+#define GST_TYPE_CUDA_GAUSSIAN_PARTITIONS (gst_cuda_gaussian_partitions_get_type ())
+GType gst_cuda_gaussian_partitions_get_type (void);
+
 GST_ELEMENT_REGISTER_DECLARE (cudagaussian);
 
 G_END_DECLS

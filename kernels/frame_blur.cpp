@@ -21,6 +21,17 @@ Status FrameBlur::validate(const BlurSettings& s, const std::vector<PlaneSpec>& 
   for (const PlaneSpec& p : planes) {
     if (!p.geometry.valid() || p.subsample_x < 1 || p.subsample_y < 1)
       return Status::invalid("invalid plane geometry");
+    if (is_recursive(s.algorithm)) {
+      if (s.border != Border::Replicate)
+        return Status::invalid(std::string("the recursive algorithms start up exactly for the "
+                                           "replicate border only; border ") +
+                               border_name(s.border) + " needs algorithm=fir");
+      RecursiveSettings r = s.recursive;
+      r.filter = recursive_filter_of(s.algorithm);
+      CG_TRY(RecursiveBlur::validate(r, plane_sigma(s.sigma_x, p.subsample_x),
+                                     plane_sigma(s.sigma_y, p.subsample_y)));
+      continue;
+    }
     const int rx = fir_radius(plane_sigma(s.sigma_x, p.subsample_x), s.truncate);
     const int ry = fir_radius(plane_sigma(s.sigma_y, p.subsample_y), s.truncate);
     const int r = rx > ry ? rx : ry;
@@ -35,18 +46,26 @@ Status FrameBlur::validate(const BlurSettings& s, const std::vector<PlaneSpec>& 
 Status FrameBlur::plan(const BlurSettings& settings, const std::vector<PlaneSpec>& planes) {
   release();
   CG_TRY(validate(settings, planes));
-  // Only the separable FIR exists so far; auto picks it.
   for (const PlaneSpec& p : planes) {
     const double sx = plane_sigma(settings.sigma_x, p.subsample_x);
     const double sy = plane_sigma(settings.sigma_y, p.subsample_y);
-    auto fir = std::make_unique<SeparableFir>();
-    Status st = fir->plan(p.geometry, gaussian_taps(sx, fir_radius(sx, settings.truncate)),
-                          gaussian_taps(sy, fir_radius(sy, settings.truncate)), settings.border);
+    Status st;
+    if (is_recursive(settings.algorithm)) {
+      RecursiveSettings r = settings.recursive;
+      r.filter = recursive_filter_of(settings.algorithm);
+      auto blur = std::make_unique<RecursiveBlur>();
+      st = blur->plan(p.geometry, r, sx, sy);
+      filters_.push_back(std::move(blur));
+    } else {  // fir; auto picks it for now
+      auto fir = std::make_unique<SeparableFir>();
+      st = fir->plan(p.geometry, gaussian_taps(sx, fir_radius(sx, settings.truncate)),
+                     gaussian_taps(sy, fir_radius(sy, settings.truncate)), settings.border);
+      filters_.push_back(std::move(fir));
+    }
     if (!st.ok()) {
       release();
       return st;
     }
-    filters_.push_back(std::move(fir));
   }
   settings_ = settings;
   return Status::success();
@@ -62,5 +81,18 @@ Status FrameBlur::run(const std::vector<DevicePlaneRef>& src,
 }
 
 void FrameBlur::release() { filters_.clear(); }
+
+bool is_recursive(Algorithm algorithm) {
+  return algorithm == Algorithm::YoungVanVliet || algorithm == Algorithm::YoungVanVliet1995 ||
+         algorithm == Algorithm::Deriche;
+}
+
+RecursiveFilter recursive_filter_of(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::YoungVanVliet1995: return RecursiveFilter::YoungVanVliet1995;
+    case Algorithm::Deriche: return RecursiveFilter::Deriche;
+    default: return RecursiveFilter::YoungVanVliet2002;
+  }
+}
 
 }  // namespace cudagaussian

@@ -12,6 +12,8 @@
 #include "blur_params.h"
 #include "cuda_status.h"
 #include "plane.h"
+#include "plane_blur.h"
+#include "recursive_filter.h"
 
 namespace cudagaussian {
 
@@ -21,10 +23,13 @@ struct BlurSettings {
   double sigma_y = 2.0;
   double truncate = 4.0;  // FIR support in sigmas
   Border border = Border::Replicate;
+  RecursiveSettings recursive;  // start-up and line split of the recursive algorithms
 
   bool operator==(const BlurSettings& o) const {
     return algorithm == o.algorithm && sigma_x == o.sigma_x && sigma_y == o.sigma_y &&
-           truncate == o.truncate && border == o.border;
+           truncate == o.truncate && border == o.border &&
+           recursive.start == o.recursive.start && recursive.split == o.recursive.split &&
+           recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa;
   }
   bool operator!=(const BlurSettings& o) const { return !(*this == o); }
 };
@@ -43,8 +48,6 @@ struct MutableDevicePlaneRef {
   void* data = nullptr;
   size_t pitch = 0;
 };
-
-class SeparableFir;
 
 class FrameBlur {
  public:
@@ -69,10 +72,14 @@ class FrameBlur {
 
  private:
   BlurSettings settings_;
-  std::vector<std::unique_ptr<SeparableFir>> filters_;
+  std::vector<std::unique_ptr<PlaneBlur>> filters_;
 };
 
 // Sigma of a plane along one axis: the frame's sigma over the plane's subsampling.
 inline double plane_sigma(double sigma, int subsample) { return sigma / subsample; }
+
+// The recursive filter an algorithm names (Young–van Vliet 2002 for the others).
+RecursiveFilter recursive_filter_of(Algorithm algorithm);
+bool is_recursive(Algorithm algorithm);
 
 }  // namespace cudagaussian

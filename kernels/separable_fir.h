@@ -14,10 +14,11 @@
 #include "cuda_status.h"
 #include "device_memory.h"
 #include "plane.h"
+#include "plane_blur.h"
 
 namespace cudagaussian {
 
-class SeparableFir {
+class SeparableFir : public PlaneBlur {
  public:
   // The horizontal pass keeps a row segment plus 2R halo pixels in shared memory.
   static constexpr int kMaxRadius = 1536;
@@ -31,7 +32,7 @@ class SeparableFir {
   // Filters src into dst (device pointers, pitches in bytes; must not overlap). Enqueues on
   // `stream` and returns without synchronising.
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
-             cudaStream_t stream) const;
+             cudaStream_t stream) const override;
 
   void release();
   const PlaneGeometry& geometry() const { return geometry_; }

@@ -16,6 +16,7 @@
 #include "device_memory.h"
 #include "fir_taps.h"
 #include "reference_blur.h"
+#include "reference_recursive.h"
 #include "video_planes.h"
 
 namespace cg = cudagaussian;
@@ -398,6 +399,76 @@ GST_START_TEST (test_flush_and_caps_change_with_frames_in_flight)
 }
 GST_END_TEST;
 
+/* The recursive algorithms through the element: every plane of NV12 and RGBA against the double
+ * reference of the same algorithm; a non-replicate border is refused with a clear error. */
+GST_START_TEST (test_recursive_algorithms)
+{
+  struct { const char *algorithm; cg::RecursiveFilter filter; const char *partitions; } runs[] = {
+    {"young-van-vliet", cg::RecursiveFilter::YoungVanVliet2002, "block-parallel"},
+    {"deriche", cg::RecursiveFilter::Deriche, "block-parallel"},
+    {"deriche", cg::RecursiveFilter::Deriche, "one-way"},
+    {"young-van-vliet-1995", cg::RecursiveFilter::YoungVanVliet1995, "two-way"},
+  };
+  unsigned seed = 500;
+  for (auto & r : runs) {
+    for (const char *format : { "NV12", "RGBA" }) {
+      GstVideoInfo info = video_info (format, 385, 288);
+      GstHarness *h = new_blur_harness ();
+      gst_util_set_object_arg (G_OBJECT (h->element), "algorithm", r.algorithm);
+      gst_util_set_object_arg (G_OBJECT (h->element), "partitions", r.partitions);
+      g_object_set (h->element, "sigma", 6.0, "kappa", 8.0, NULL);
+      gst_harness_set_src_caps_str (h, caps_string (format, 385, 288, false).c_str ());
+      GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      fill_random (in, seed++);
+      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+      GstBuffer *out = gst_harness_pull (h);
+      std::vector < cg::PlaneSpec > specs;
+      fail_unless (gst_cuda_gaussian_plane_specs (&info, &specs));
+      GstVideoFrame fin, fout;
+      fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+      for (size_t p = 0; p < specs.size (); p++) {
+        const cg::PlaneGeometry & g = specs[p].geometry;
+        cg::PlaneValues src = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fin, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p));
+        cg::PlaneValues ref = cg::reference_recursive (g, src, r.filter,
+            6.0 / specs[p].subsample_x, 6.0 / specs[p].subsample_y, cg::StartUp::Exact);
+        cg::PlaneValues got = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fout, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
+        double worst = 0;
+        for (size_t i = 0; i < ref.size (); i++)
+          worst = std::max (worst, std::fabs (got[i] - ref[i]));
+        fail_unless (worst <= 1.0, "%s %s %s plane %zu: max error %.3f", r.algorithm,
+            r.partitions, format, p, worst);
+      }
+      gst_video_frame_unmap (&fin);
+      gst_video_frame_unmap (&fout);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      gst_harness_teardown (h);
+    }
+  }
+
+  /* Mirror borders are FIR-only: a clear error, not a wrong frame. */
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian algorithm=deriche "
+      "border=mirror ! fakesink", NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "replicate") != NULL, "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+GST_END_TEST;
+
 static Suite *
 cudagaussian_gpu_suite (void)
 {
@@ -412,6 +483,7 @@ cudagaussian_gpu_suite (void)
   tcase_add_test (tc, test_passthrough_keeps_buffer);
   tcase_add_test (tc, test_cuda_memory_every_format);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_recursive_algorithms);
   tcase_add_test (tc, test_flush_and_caps_change_with_frames_in_flight);
   return s;
 }

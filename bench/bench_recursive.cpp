@@ -1,0 +1,367 @@
+// Recursive Gaussians: speed and quality, measured on the GPU (issue "Recursive Gaussian family").
+//
+// Speed: 1920x1080 and 720x576 RGBA8, every recursive filter x line split (and the FIR for
+// comparison) at sigma 2, 5, 10, 30, 100: median of 100 runs after 10 warm-up, rotating 8 source
+// and 8 destination frames, CUDA events; beside a device-to-device copy of the same frames
+// (cudaMemcpyAsync) measured in the same run.
+//
+// Quality: PSNR and max error of the 8-bit output against the exact sampled Gaussian (double,
+// REFERENCE.md §0) for every filter x split, sigma 0.5 .. 90, on real photographs
+// (tests/data/*.jpg, decoded to GRAY8 with GStreamer) mirror-tiled to SD 720x576, HD 1280x720 and
+// Full HD 1920x1080; the mean over the photos (and the worst) per cell, in the shape of Table 2
+// of Lee, Ko and Choe 2014.
+//
+// Usage: bench_recursive [--csv PATH] [--quick] [--data DIR]. Without a GPU: a skip line, exit 0.
+
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "device_memory.h"
+#include "fir_taps.h"
+#include "frame_blur.h"
+#include "quality.h"
+#include "recursive_filter.h"
+
+using namespace cudagaussian;
+
+namespace {
+
+struct Variant {
+  const char* name;
+  Algorithm algorithm;
+  LineSplit split;
+};
+
+const Variant kVariants[] = {
+    {"fir (truncate 4)", Algorithm::Fir, LineSplit::BlockParallel},
+    {"yvv2002 one-way", Algorithm::YoungVanVliet, LineSplit::OneWay},
+    {"yvv2002 two-way", Algorithm::YoungVanVliet, LineSplit::TwoWay},
+    {"yvv2002 k-way", Algorithm::YoungVanVliet, LineSplit::KWay},
+    {"yvv2002 block-parallel", Algorithm::YoungVanVliet, LineSplit::BlockParallel},
+    {"yvv1995 one-way", Algorithm::YoungVanVliet1995, LineSplit::OneWay},
+    {"yvv1995 two-way", Algorithm::YoungVanVliet1995, LineSplit::TwoWay},
+    {"yvv1995 block-parallel", Algorithm::YoungVanVliet1995, LineSplit::BlockParallel},
+    {"deriche one-way", Algorithm::Deriche, LineSplit::OneWay},
+    {"deriche two-way", Algorithm::Deriche, LineSplit::TwoWay},
+    {"deriche k-way", Algorithm::Deriche, LineSplit::KWay},
+    {"deriche block-parallel", Algorithm::Deriche, LineSplit::BlockParallel},
+};
+
+BlurSettings settings_for(const Variant& v, double sigma) {
+  BlurSettings s;
+  s.algorithm = v.algorithm;
+  s.sigma_x = s.sigma_y = sigma;
+  s.recursive.split = v.split;
+  return s;
+}
+
+double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+#define REPORT_FAIL(st, what)                                                    \
+  do {                                                                           \
+    if (!(st).ok()) {                                                            \
+      std::fprintf(stderr, "%s: %s\n", what, (st).message.c_str());             \
+      return false;                                                              \
+    }                                                                            \
+  } while (0)
+
+// Median microseconds of op over rotating frames, timed with events on `stream`.
+template <typename Op>
+bool time_op(cudaStream_t stream, int frames, int warmup, int runs, Op op, double* us) {
+  for (int i = 0; i < warmup; ++i) REPORT_FAIL(op(i % frames), "warm-up");
+  std::vector<cudaEvent_t> ev(2 * runs);
+  for (cudaEvent_t& e : ev) cudaEventCreate(&e);
+  for (int i = 0; i < runs; ++i) {
+    cudaEventRecord(ev[2 * i], stream);
+    REPORT_FAIL(op(i % frames), "run");
+    cudaEventRecord(ev[2 * i + 1], stream);
+  }
+  if (cudaStreamSynchronize(stream) != cudaSuccess) return false;
+  std::vector<float> ms(runs);
+  for (int i = 0; i < runs; ++i) cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]);
+  for (cudaEvent_t& e : ev) cudaEventDestroy(e);
+  *us = median(ms) * 1000.0;
+  return true;
+}
+
+struct Csv {
+  FILE* f = nullptr;
+  void row(const std::string& line) {
+    if (f) std::fprintf(f, "%s\n", line.c_str());
+  }
+};
+
+// ---- speed -------------------------------------------------------------------------------------
+
+bool speed_table(int width, int height, const std::vector<double>& sigmas, int runs, Csv& csv,
+                 const char* device) {
+  constexpr int kFrames = 8;
+  PlaneSpec spec;
+  spec.geometry.width = width;
+  spec.geometry.height = height;
+  spec.geometry.channels = 4;
+  const size_t row_bytes = spec.geometry.row_bytes();
+  std::vector<DevicePlane> src(kFrames), dst(kFrames);
+  std::vector<uint8_t> host(row_bytes * height);
+  std::mt19937 rng(5);
+  for (uint8_t& b : host) b = static_cast<uint8_t>(rng());
+  for (int i = 0; i < kFrames; ++i) {
+    REPORT_FAIL(src[i].allocate(row_bytes, height), "allocate");
+    REPORT_FAIL(dst[i].allocate(row_bytes, height), "allocate");
+    if (cudaMemcpy2D(src[i].get(), src[i].pitch(), host.data(), row_bytes, row_bytes, height,
+                     cudaMemcpyHostToDevice) != cudaSuccess)
+      return false;
+  }
+  CudaStream stream;
+  REPORT_FAIL(stream.create(), "stream");
+  double copy_us = 0;
+  auto copy = [&](int f) -> Status {
+    CG_CUDA_TRY(cudaMemcpyAsync(dst[f].get(), src[f].get(), src[f].pitch() * height,
+                                cudaMemcpyDeviceToDevice, stream.get()));
+    return Status::success();
+  };
+  if (!time_op(stream.get(), kFrames, 10, runs, copy, &copy_us)) return false;
+
+  std::printf("\n### %dx%d RGBA8: µs per frame (copy of the frame: %.2f µs)\n\n", width, height, copy_us);
+  std::printf("| variant |");
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|---|");
+  for (size_t i = 0; i < sigmas.size(); ++i) std::printf("---:|");
+  std::printf("\n");
+  for (const Variant& v : kVariants) {
+    std::printf("| %s |", v.name);
+    for (double sigma : sigmas) {
+      FrameBlur blur;
+      const Status st = blur.plan(settings_for(v, sigma), {spec});
+      double us = -1;
+      if (st.ok()) {
+        auto op = [&](int f) {
+          return blur.run({{src[f].get(), src[f].pitch()}}, {{dst[f].get(), dst[f].pitch()}},
+                          stream.get());
+        };
+        if (!time_op(stream.get(), kFrames, 10, runs, op, &us)) us = -1;
+      }
+      if (us < 0) std::printf(" n/a |");
+      else std::printf(" %.1f |", us);
+      char line[256];
+      std::snprintf(line, sizeof line, "speed,\"%s\",%s,%d,%d,%g,%.3f,%.3f,,", device, v.name, width,
+                    height, sigma, us, copy_us);
+      csv.row(line);
+    }
+    std::printf("\n");
+  }
+  return true;
+}
+
+// ---- quality -----------------------------------------------------------------------------------
+
+// Decodes an image file to GRAY8 with GStreamer.
+bool load_gray(const std::string& path, int* w, int* h, std::vector<uint8_t>* pixels) {
+  GError* err = nullptr;
+  const std::string desc = "filesrc location=\"" + path +
+                           "\" ! decodebin ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=sink";
+  GstElement* pipeline = gst_parse_launch(desc.c_str(), &err);
+  if (!pipeline) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), err ? err->message : "parse failed");
+    g_clear_error(&err);
+    return false;
+  }
+  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 10 * GST_SECOND);
+  bool ok = false;
+  if (sample) {
+    GstVideoInfo info;
+    GstVideoFrame frame;
+    if (gst_video_info_from_caps(&info, gst_sample_get_caps(sample)) &&
+        gst_video_frame_map(&frame, &info, gst_sample_get_buffer(sample), GST_MAP_READ)) {
+      *w = GST_VIDEO_INFO_WIDTH(&info);
+      *h = GST_VIDEO_INFO_HEIGHT(&info);
+      pixels->resize(static_cast<size_t>(*w) * *h);
+      for (int y = 0; y < *h; ++y)
+        std::memcpy(pixels->data() + static_cast<size_t>(y) * *w,
+                    static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0)) +
+                        static_cast<size_t>(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0),
+                    *w);
+      gst_video_frame_unmap(&frame);
+      ok = true;
+    }
+    gst_sample_unref(sample);
+  }
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+  return ok;
+}
+
+// Mirror-tiles a photo to the target size (no seams: each tile is the mirror of its neighbour).
+std::vector<uint8_t> tile(const std::vector<uint8_t>& img, int w, int h, int tw, int th) {
+  std::vector<uint8_t> out(static_cast<size_t>(tw) * th);
+  auto fold = [](int i, int n) {
+    const int p = 2 * n, m = i % p;
+    return m < n ? m : p - 1 - m;
+  };
+  for (int y = 0; y < th; ++y)
+    for (int x = 0; x < tw; ++x) out[static_cast<size_t>(y) * tw + x] = img[static_cast<size_t>(fold(y, h)) * w + fold(x, w)];
+  return out;
+}
+
+// The exact Gaussian of REFERENCE.md §0 in double, on all host cores (rows, then columns).
+PlaneValues exact_parallel(const std::vector<uint8_t>& img, int w, int h, double sigma) {
+  const std::vector<double> taps = gaussian_taps(sigma, exact_radius(sigma));
+  const int r = static_cast<int>(taps.size() / 2);
+  PlaneValues tmp(img.size()), out(img.size());
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  auto parallel = [&](int n, auto body) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        for (int i = static_cast<int>(t); i < n; i += static_cast<int>(threads)) body(i);
+      });
+    for (std::thread& th : pool) th.join();
+  };
+  parallel(h, [&](int y) {
+    for (int x = 0; x < w; ++x) {
+      double acc = 0;
+      for (int k = -r; k <= r; ++k) acc += taps[k + r] * img[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
+      tmp[static_cast<size_t>(y) * w + x] = acc;
+    }
+  });
+  parallel(w, [&](int x) {
+    for (int y = 0; y < h; ++y) {
+      double acc = 0;
+      for (int k = -r; k <= r; ++k) acc += taps[k + r] * tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
+      out[static_cast<size_t>(y) * w + x] = acc;
+    }
+  });
+  return out;
+}
+
+struct Photo {
+  std::string name;
+  int w = 0, h = 0;
+  std::vector<uint8_t> pixels;
+};
+
+bool quality_table(const std::vector<Photo>& photos, const std::vector<double>& sigmas, int tw, int th,
+                   const char* size_name, Csv& csv, const char* device) {
+  PlaneSpec spec;
+  spec.geometry.width = tw;
+  spec.geometry.height = th;
+  spec.geometry.channels = 1;
+  DevicePlane d_src, d_dst;
+  REPORT_FAIL(d_src.allocate(tw, th), "allocate");
+  REPORT_FAIL(d_dst.allocate(tw, th), "allocate");
+  CudaStream stream;
+  REPORT_FAIL(stream.create(), "stream");
+  const size_t nv = sizeof kVariants / sizeof kVariants[0];
+  // psnr[variant][sigma] summed over photos, and the worst.
+  std::vector<std::vector<double>> sum(nv, std::vector<double>(sigmas.size())),
+      worst(nv, std::vector<double>(sigmas.size(), 1e9)), maxerr(nv, std::vector<double>(sigmas.size()));
+  for (const Photo& p : photos) {
+    const std::vector<uint8_t> img = tile(p.pixels, p.w, p.h, tw, th);
+    if (cudaMemcpy2D(d_src.get(), d_src.pitch(), img.data(), tw, tw, th, cudaMemcpyHostToDevice) != cudaSuccess)
+      return false;
+    for (size_t si = 0; si < sigmas.size(); ++si) {
+      const PlaneValues ref = exact_parallel(img, tw, th, sigmas[si]);
+      for (size_t vi = 0; vi < nv; ++vi) {
+        FrameBlur blur;
+        Status st = blur.plan(settings_for(kVariants[vi], sigmas[si]), {spec});
+        if (st.ok()) st = blur.run({{d_src.get(), d_src.pitch()}}, {{d_dst.get(), d_dst.pitch()}}, stream.get());
+        if (st.ok()) st = stream.synchronize();
+        double psnr = -1, err = -1;
+        if (st.ok()) {
+          std::vector<uint8_t> out(static_cast<size_t>(tw) * th);
+          cudaMemcpy2D(out.data(), tw, d_dst.get(), d_dst.pitch(), tw, th, cudaMemcpyDeviceToHost);
+          const ErrorStats e = compare_planes(spec.geometry, read_plane(spec.geometry, out.data(), tw), ref);
+          psnr = e.psnr, err = e.max_abs;
+        }
+        sum[vi][si] += psnr;
+        worst[vi][si] = std::min(worst[vi][si], psnr);
+        maxerr[vi][si] = std::max(maxerr[vi][si], err);
+        char line[256];
+        std::snprintf(line, sizeof line, "quality,\"%s\",%s,%d,%d,%g,,,%s,%.3f,%.3f", device,
+                      kVariants[vi].name, tw, th, sigmas[si], p.name.c_str(), psnr, err);
+        csv.row(line);
+      }
+    }
+  }
+  std::printf("\n### %s %dx%d GRAY8: PSNR in dB against the exact Gaussian, mean over %zu photos "
+              "(worst photo; max abs error in 8-bit units)\n\n| variant |", size_name, tw, th, photos.size());
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|---|");
+  for (size_t i = 0; i < sigmas.size(); ++i) std::printf("---:|");
+  std::printf("\n");
+  for (size_t vi = 0; vi < nv; ++vi) {
+    std::printf("| %s |", kVariants[vi].name);
+    for (size_t si = 0; si < sigmas.size(); ++si)
+      std::printf(" %.1f (%.1f; %.1f) |", sum[vi][si] / photos.size(), worst[vi][si], maxerr[vi][si]);
+    std::printf("\n");
+  }
+  std::fflush(stdout);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string csv_path = "bench_recursive.csv", data = "tests/data";
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--csv" && i + 1 < argc) csv_path = argv[++i];
+    else if (a == "--data" && i + 1 < argc) data = argv[++i];
+    else if (a == "--quick") quick = true;
+  }
+  if (cuda_device_count() == 0) {
+    std::printf("skipped: no CUDA device\n");
+    return 0;
+  }
+  gst_init(&argc, &argv);
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  Csv csv;
+  csv.f = std::fopen(csv_path.c_str(), "w");
+  csv.row("table,device,variant,width,height,sigma,us,copy_us,photo,psnr,max_abs");
+
+  std::printf("Recursive Gaussians on %s.\n", prop.name);
+  const int runs = quick ? 20 : 100;
+  bool ok = speed_table(1920, 1080, {2, 5, 10, 30, 100}, runs, csv, prop.name);
+  ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name) && ok;
+
+  std::vector<Photo> photos;
+  for (const char* name : {"fruits.jpg", "baboon.jpg", "building.jpg"}) {
+    Photo p;
+    p.name = name;
+    if (load_gray(data + "/" + name, &p.w, &p.h, &p.pixels)) photos.push_back(std::move(p));
+  }
+  if (photos.empty()) {
+    std::printf("\nquality: no photos found in %s\n", data.c_str());
+  } else {
+    const std::vector<double> sigmas = quick ? std::vector<double>{1, 5, 30}
+                                             : std::vector<double>{0.5, 1, 2, 5, 10, 30, 90};
+    ok = quality_table(photos, sigmas, 720, 576, "SD", csv, prop.name) && ok;
+    if (!quick) {
+      ok = quality_table(photos, sigmas, 1280, 720, "HD", csv, prop.name) && ok;
+      ok = quality_table(photos, sigmas, 1920, 1080, "Full HD", csv, prop.name) && ok;
+    }
+  }
+  if (csv.f) std::fclose(csv.f);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,74 @@
+// Recursive Gaussian on one plane (Young–van Vliet 1995/2002, Deriche), in the float32 section
+// form of common/recursive_sections.h, horizontal pass then vertical pass. How each line's
+// sequential recursion is spread over threads:
+//   OneWay        a thread per line (NVIDIA's recursiveGaussian sample, the seed's baseline);
+//   TwoWay        each line in two halves, the second warmed up over kappa x sigma samples;
+//   KWay          each line in `segments` pieces, each warmed up the same way (approximate:
+//                 error ~ e^{-1.7 kappa} of the signal range, Ferreira et al.);
+//   BlockParallel each line in short segments whose exact starting states are found by a scan
+//                 over per-segment carries (Nehab et al. 2011 in 1D): exact, and many threads.
+// Replicate border only (the recursions' exact start-up is for a replicate extension).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_status.h"
+#include "device_memory.h"
+#include "plane.h"
+#include "plane_blur.h"
+#include "recursive_coeffs.h"
+
+namespace cudagaussian {
+
+enum class LineSplit : int { OneWay = 0, TwoWay = 1, KWay = 2, BlockParallel = 3 };
+const char* line_split_name(LineSplit split);
+
+struct RecursiveSettings {
+  RecursiveFilter filter = RecursiveFilter::YoungVanVliet2002;
+  StartUp start = StartUp::Exact;
+  LineSplit split = LineSplit::BlockParallel;
+  int segments = 0;     // KWay: pieces per line; BlockParallel: ignored (segment length is fixed); 0 = auto
+  double kappa = 3.0;   // warm-up length of TwoWay/KWay, in sigmas
+};
+
+class RecursiveBlur : public PlaneBlur {
+ public:
+  // Segment length of BlockParallel: short enough that a 1080-row column makes 34 segments.
+  static constexpr int kBlockSegment = 32;
+
+  RecursiveBlur();
+  ~RecursiveBlur() override;
+  RecursiveBlur(const RecursiveBlur&) = delete;
+  RecursiveBlur& operator=(const RecursiveBlur&) = delete;
+
+  // Checks the settings for a plane's sigmas without touching the GPU.
+  static Status validate(const RecursiveSettings& settings, double sigma_x, double sigma_y);
+
+  // Coefficients, carry matrices and scratch; with the CUDA context current, not per frame.
+  Status plan(const PlaneGeometry& geometry, const RecursiveSettings& settings, double sigma_x,
+              double sigma_y);
+
+  // Filters src into dst (device pointers, pitches in bytes; must not overlap). Enqueues on
+  // `stream` and returns without synchronising.
+  Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
+             cudaStream_t stream) const override;
+
+  void release();
+
+  struct Passes;  // both passes' launch parameters (recursive.cu)
+
+ private:
+  std::unique_ptr<Passes> passes_;
+  PlaneGeometry geometry_;
+  RecursiveSettings settings_;
+  DeviceBuffer mid_;      // causal results, float, one plane
+  DeviceBuffer across_;   // the horizontal pass's result, float, one plane
+  DeviceBuffer carries_;  // per-segment states, then a right start per line
+  size_t carry_floats_ = 0;
+  bool planned_ = false;
+};
+
+}  // namespace cudagaussian
