@@ -226,14 +226,15 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
   const int n = l.length;
   auto a_input = [&](int i) { return Ops::kAnticausalReadsInput ? in.load(l, line, i) : mid.load(l, line, i); };
   typename Ops::State st;
-  if (seg == p.segments - 1) {
+  const int e = min(n, s1 + p.warmup);
+  if (e == n) {
+    // The warm-up reaches the line's end: start there exactly, as the last segment does.
     const float x_edge = in.load(l, line, n - 1);
     st = Ops::anticausal_entry(p.k, right + static_cast<size_t>(line) * Ops::kCarry, x_edge, x_edge);
   } else {
-    const int e = min(n, s1 + p.warmup);
     st = Ops::anticausal_warm_start(p.k, mid.load(l, line, e - 1), in.load(l, line, e - 1));
-    for (int i = e - 1; i >= s1; --i) Ops::anticausal_step(p.k, a_input(i), st);
   }
+  for (int i = e - 1; i >= s1; --i) Ops::anticausal_step(p.k, a_input(i), st);
   for (int i = s1 - 1; i >= s0; --i)
     out.store(l, line, i, Ops::combine(mid.load(l, line, i), Ops::anticausal_step(p.k, a_input(i), st)));
 }
@@ -528,6 +529,11 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& sett
                                        static_cast<size_t>(row_samples)) * kMaxCarry;
   CG_TRY(carries_.reserve((carry_floats_ + right_floats) * sizeof(float)));
   passes_ = std::make_unique<Passes>(Passes{px, py});
+  // NaN everywhere: a read of a value no kernel wrote shows up in every test instead of hiding
+  // behind whatever the allocation held before. Once per plan, not per frame.
+  CG_CUDA_TRY(cudaMemset(mid_.get(), 0xff, plane_floats * sizeof(float)));
+  CG_CUDA_TRY(cudaMemset(across_.get(), 0xff, plane_floats * sizeof(float)));
+  CG_CUDA_TRY(cudaMemset(carries_.get(), 0xff, (carry_floats_ + right_floats) * sizeof(float)));
 
   geometry_ = g;
   settings_ = settings;

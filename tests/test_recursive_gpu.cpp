@@ -61,8 +61,8 @@ std::string describe(const Case& c) {
   return buf;
 }
 
-// Runs one case; returns the max |out - round(ref)| (or -1 with `error` set).
-double run_case(const Case& c, std::string& error) {
+// Runs one case; returns the max |out - round(ref)| (or -1 with `error` set) and where it is.
+double run_case(const Case& c, std::string& error, std::string& error_detail) {
   const PlaneGeometry& g = c.g;
   const size_t pitch = g.row_bytes() + c.pad;
   const size_t bytes = pitch * g.height;
@@ -117,7 +117,15 @@ double run_case(const Case& c, std::string& error) {
   double worst = 0;
   for (size_t i = 0; i < ref.size(); ++i) {
     const double expected = c.constant ? in[i] : std::clamp(std::floor(ref[i] + 0.5), 0.0, double(max_value));
-    worst = std::max(worst, std::fabs(got[i] - expected));
+    const double d = std::fabs(got[i] - expected);
+    if (d > worst) {
+      worst = d;
+      const int n = g.samples_per_row(), y = static_cast<int>(i / n), s = static_cast<int>(i % n);
+      char where[120];
+      std::snprintf(where, sizeof where, "(worst at x %d y %d ch %d: got %g, want %g)", s / g.channels, y,
+                    s % g.channels, got[i], expected);
+      error_detail = where;
+    }
   }
   if (g.shift)
     for (int y = 0; y < g.height; ++y)
@@ -133,12 +141,12 @@ void run_cases(std::vector<Case> cases) {
   uint32_t seed = 77;
   for (Case& c : cases) {
     c.seed = seed += 7919;
-    std::string error;
-    const double worst = run_case(c, error);
+    std::string error, detail;
+    const double worst = run_case(c, error, detail);
     const double tol = c.constant ? 0.0 : 1.0;
     const bool ok = error.empty() && worst <= tol;
-    std::printf("  %s %s, max diff %g %s\n", ok ? "ok  " : "FAIL", describe(c).c_str(), worst,
-                error.c_str());
+    std::printf("  %s %s, max diff %g %s %s\n", ok ? "ok  " : "FAIL", describe(c).c_str(), worst,
+                error.c_str(), ok ? "" : detail.c_str());
     CHECK_MSG(ok, "%s: %s (max diff %g)", describe(c).c_str(), error.c_str(), worst);
     std::fflush(stdout);
   }
