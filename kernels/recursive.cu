@@ -534,6 +534,8 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& sett
   CG_CUDA_TRY(cudaMemset(mid_.get(), 0xff, plane_floats * sizeof(float)));
   CG_CUDA_TRY(cudaMemset(across_.get(), 0xff, plane_floats * sizeof(float)));
   CG_CUDA_TRY(cudaMemset(carries_.get(), 0xff, (carry_floats_ + right_floats) * sizeof(float)));
+  // cudaMemset runs on the legacy stream, which non-blocking streams do not wait for.
+  CG_CUDA_TRY(cudaStreamSynchronize(nullptr));
 
   geometry_ = g;
   settings_ = settings;

@@ -91,15 +91,18 @@ double run_case(const Case& c, std::string& error, std::string& error_detail) {
     return -1;
   }
   std::vector<uint8_t> out(bytes);
-  if (cudaMemcpy(d_src.get(), host.data(), bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
-      cudaMemset(d_dst.get(), kPoison, bytes) != cudaSuccess) {
+  // On the test's stream: it is non-blocking, so legacy-stream copies would not be ordered
+  // with the kernels.
+  if (cudaMemcpyAsync(d_src.get(), host.data(), bytes, cudaMemcpyHostToDevice, stream.get()) != cudaSuccess ||
+      cudaMemsetAsync(d_dst.get(), kPoison, bytes, stream.get()) != cudaSuccess) {
     error = "copy failed";
     return -1;
   }
   st = blur.run(d_src.get(), pitch, d_dst.get(), pitch, stream.get());
   if (st.ok()) st = stream.synchronize();
   if (!st.ok()) { error = "run: " + st.message; return -1; }
-  if (cudaMemcpy(out.data(), d_dst.get(), bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+  if (cudaMemcpyAsync(out.data(), d_dst.get(), bytes, cudaMemcpyDeviceToHost, stream.get()) != cudaSuccess ||
+      cudaStreamSynchronize(stream.get()) != cudaSuccess) {
     error = "download failed";
     return -1;
   }
