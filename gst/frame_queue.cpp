@@ -84,6 +84,8 @@ FrameQueue::ensure_plan (const cg::BlurSettings & settings)
   if (!st.ok ())
     return fail (st.cuda == cudaSuccess ? "Invalid blur settings" :
         "Could not prepare the blur on the GPU.", st);
+  GST_INFO_OBJECT (element_, "sigma %g x %g: %s", settings.sigma_x,
+      settings.sigma_y, cg::algorithm_name (blur_.chosen ()));
   return GST_FLOW_OK;
 }
 

@@ -1,5 +1,6 @@
 #include "frame_blur.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -11,7 +12,27 @@ namespace cudagaussian {
 FrameBlur::FrameBlur() = default;
 FrameBlur::~FrameBlur() = default;
 
-Status FrameBlur::validate(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
+namespace {
+int largest_fir_radius(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
+  int r = 0;
+  for (const PlaneSpec& p : planes)
+    r = std::max({r, fir_radius(plane_sigma(s.sigma_x, p.subsample_x), s.truncate),
+                  fir_radius(plane_sigma(s.sigma_y, p.subsample_y), s.truncate)});
+  return r;
+}
+}  // namespace
+
+Algorithm FrameBlur::resolve(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
+  if (s.algorithm != Algorithm::Auto) return s.algorithm;
+  if (s.border != Border::Replicate) return Algorithm::Fir;
+  return largest_fir_radius(s, planes) <= kAutoFirMaxRadius ? Algorithm::Fir : Algorithm::Deriche;
+}
+
+Status FrameBlur::validate(const BlurSettings& settings, const std::vector<PlaneSpec>& planes) {
+  BlurSettings s = settings;
+  s.algorithm = resolve(settings, planes);
+  if (settings.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
+    s.recursive.split = LineSplit::BlockParallel;
   if (!(s.sigma_x >= 0.0) || !(s.sigma_y >= 0.0) || !std::isfinite(s.sigma_x) ||
       !std::isfinite(s.sigma_y))
     return Status::invalid("sigma must be a finite value >= 0");
@@ -38,14 +59,18 @@ Status FrameBlur::validate(const BlurSettings& s, const std::vector<PlaneSpec>& 
     if (r > SeparableFir::kMaxRadius)
       return Status::invalid("the FIR radius ceil(truncate x sigma) = " + std::to_string(r) +
                              " exceeds the supported " + std::to_string(SeparableFir::kMaxRadius) +
-                             "; lower sigma or truncate");
+                             "; lower sigma or truncate, or use a recursive algorithm (algorithm=auto or deriche)");
   }
   return Status::success();
 }
 
-Status FrameBlur::plan(const BlurSettings& settings, const std::vector<PlaneSpec>& planes) {
+Status FrameBlur::plan(const BlurSettings& requested, const std::vector<PlaneSpec>& planes) {
   release();
-  CG_TRY(validate(settings, planes));
+  CG_TRY(validate(requested, planes));
+  BlurSettings settings = requested;
+  settings.algorithm = chosen_ = resolve(requested, planes);
+  if (requested.algorithm == Algorithm::Auto && settings.algorithm == Algorithm::Deriche)
+    settings.recursive.split = LineSplit::BlockParallel;  // exact, and the fastest exact split
   for (const PlaneSpec& p : planes) {
     const double sx = plane_sigma(settings.sigma_x, p.subsample_x);
     const double sy = plane_sigma(settings.sigma_y, p.subsample_y);
@@ -67,7 +92,7 @@ Status FrameBlur::plan(const BlurSettings& settings, const std::vector<PlaneSpec
       return st;
     }
   }
-  settings_ = settings;
+  settings_ = requested;
   return Status::success();
 }
 

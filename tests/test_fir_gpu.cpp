@@ -464,8 +464,9 @@ CG_TEST(refuses_invalid_arguments) {
   CHECK(!fir.run(static_cast<uint8_t*>(a.get()) + 1, g16.row_bytes(), b.get(), g16.row_bytes(), nullptr).ok());
   CHECK(!fir.run(a.get(), g16.row_bytes() + 1, b.get(), g16.row_bytes() + 1, nullptr).ok());
 
-  // FrameBlur refuses a radius above the limit before touching the GPU.
+  // FrameBlur refuses an FIR radius above the limit before touching the GPU.
   BlurSettings s;
+  s.algorithm = Algorithm::Fir;
   s.sigma_x = s.sigma_y = 400.0;  // R = 1600
   PlaneSpec p;
   p.geometry = g;
@@ -475,6 +476,18 @@ CG_TEST(refuses_invalid_arguments) {
   std::printf("  FrameBlur sigma 400: %s\n", fb.message.c_str());
   s.sigma_x = s.sigma_y = SeparableFir::kMaxRadius / 4.0;
   CHECK(blur.plan(s, {p}).ok());
+
+  // algorithm=auto: the FIR up to radius 64 and with non-replicate borders, Deriche beyond.
+  s.algorithm = Algorithm::Auto;
+  s.sigma_x = s.sigma_y = 16.0;  // R = 64
+  CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Fir);
+  s.sigma_x = 16.5;
+  CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Deriche);
+  s.sigma_x = s.sigma_y = 400.0;
+  CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Deriche);
+  s.border = Border::Mirror;
+  CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Fir);
+  CHECK(!blur.plan(s, {p}).ok());  // FIR radius 1600: refused, with the advice to use replicate
 }
 
 int main() {
