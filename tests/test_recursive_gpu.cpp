@@ -193,7 +193,7 @@ CG_TEST(sigmas_and_stability) {
   run_cases(cases);
 }
 
-CG_TEST(formats_16_bit) {
+CG_TEST(formats_sixteen_bit) {
   std::vector<Case> cases;
   for (LineSplit s : {LineSplit::OneWay, LineSplit::BlockParallel}) {
     cases.push_back(make(385, 289, 1, 2, 0, RecursiveFilter::YoungVanVliet2002, s, 3, 3, 4));
