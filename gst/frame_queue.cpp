@@ -2,6 +2,8 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
+#include "host_registration.h"
+
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_gaussian_debug);
 #define GST_CAT_DEFAULT gst_cuda_gaussian_debug
 
@@ -183,6 +185,8 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
   GstFlowReturn ret = ensure_plan (settings);
   const gboolean in_device = is_device_buffer (in);
   const gboolean out_device = is_device_buffer (out);
+  if (!in_device)
+    gst_cuda_gaussian_register_reused_memory (context_, in);
 
   if (ret == GST_FLOW_OK && !gst_video_frame_map (&job.in_frame, &info_, in,
           (GstMapFlags) (GST_MAP_READ | (in_device ? GST_MAP_CUDA : 0)))) {

@@ -100,6 +100,24 @@ void pinned_free(void* ptr) {
   if (ptr) cudaFreeHost(ptr);
 }
 
+Status host_register(void* ptr, size_t bytes) {
+  CG_CUDA_TRY(cudaHostRegister(ptr, bytes, cudaHostRegisterPortable));
+  return Status::success();
+}
+
+void host_unregister(void* ptr) {
+  if (cudaHostUnregister(ptr) != cudaSuccess) cudaGetLastError();
+}
+
+bool is_pinned(const void* ptr) {
+  cudaPointerAttributes attr;
+  if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
 Status copy_2d_async(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                      size_t row_bytes, int rows, cudaStream_t stream) {
   CG_CUDA_TRY(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes,

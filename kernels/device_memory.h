@@ -91,6 +91,13 @@ class CudaEvent {
 Status pinned_alloc(size_t bytes, void** out);
 void pinned_free(void* ptr);
 
+// Page-locks memory someone else allocated, so that copies from it are DMA (cudaHostRegister);
+// undo with host_unregister before the memory is freed.
+Status host_register(void* ptr, size_t bytes);
+void host_unregister(void* ptr);
+// Whether the CUDA driver knows `ptr` as page-locked host memory.
+bool is_pinned(const void* ptr);
+
 // Asynchronous 2D copy of `rows` rows of `row_bytes` in any direction (cudaMemcpyDefault).
 Status copy_2d_async(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                      size_t row_bytes, int rows, cudaStream_t stream);

@@ -469,6 +469,25 @@ GST_START_TEST (test_recursive_algorithms)
 }
 GST_END_TEST;
 
+/* A pageable buffer that comes back is page-locked on its second visit: the results stay right,
+ * and it is pinned while it lives. */
+GST_START_TEST (test_reused_pageable_memory_gets_registered)
+{
+  GstVideoInfo info = video_info ("RGBA", 320, 240);
+  GstHarness *h = new_blur_harness ();
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 320, 240, false).c_str ());
+  GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fill_random (in, 900);
+  fail_if (is_pinned (in));
+  for (int i = 0; i < 3; i++)
+    push_and_check (h, &info, gst_buffer_ref (in), 2.0, 2.0, cg::Border::Replicate,
+        "reused pageable buffer");
+  fail_unless (is_pinned (in), "a reused pageable buffer should be page-locked");
+  gst_harness_teardown (h);
+  gst_buffer_unref (in);        /* unregisters as the memory is freed */
+}
+GST_END_TEST;
+
 static Suite *
 cudagaussian_gpu_suite (void)
 {
@@ -484,6 +503,7 @@ cudagaussian_gpu_suite (void)
   tcase_add_test (tc, test_cuda_memory_every_format);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_recursive_algorithms);
+  tcase_add_test (tc, test_reused_pageable_memory_gets_registered);
   tcase_add_test (tc, test_flush_and_caps_change_with_frames_in_flight);
   return s;
 }
