@@ -169,9 +169,18 @@ __device__ inline void apply_matrix(const float* a, int n, const float* in, cons
   }
 }
 
-__device__ inline void segment_bounds(const Lines& l, int segment, int seg, int& s0, int& s1) {
-  s0 = seg * segment;
-  s1 = min(l.length, s0 + segment);
+// The (line, segment) pair this thread owns and the segment's sample range [s0, s1); false for
+// threads past the last pair.
+struct SegmentItem {
+  int line, seg, s0, s1;
+};
+__device__ inline bool segment_item(const Lines& l, int segment, int segments, SegmentItem& it) {
+  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<long>(l.count) * segments) return false;
+  l.item(t, segments, it.line, it.seg);
+  it.s0 = it.seg * segment;
+  it.s1 = min(l.length, it.s0 + segment);
+  return true;
 }
 
 // OneWay: the whole line in one thread.
@@ -198,11 +207,9 @@ one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassPa
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 warm_causal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* right, PassParams<Ops> p) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long>(l.count) * p.segments) return;
-  int line, seg, s0, s1;
-  l.item(t, p.segments, line, seg);
-  segment_bounds(l, p.segment, seg, s0, s1);
+  SegmentItem it;
+  if (!segment_item(l, p.segment, p.segments, it)) return;
+  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
   const int w = max(0, s0 - p.warmup);  // from 0 the start is exact
   typename Ops::State st = Ops::left_start(p.k, in.load(l, line, w));
   for (int i = w; i < s0; ++i) Ops::causal_step(p.k, in.load(l, line, i), st);
@@ -218,11 +225,9 @@ template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, const float* right,
                        PassParams<Ops> p) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long>(l.count) * p.segments) return;
-  int line, seg, s0, s1;
-  l.item(t, p.segments, line, seg);
-  segment_bounds(l, p.segment, seg, s0, s1);
+  SegmentItem it;
+  if (!segment_item(l, p.segment, p.segments, it)) return;
+  const int line = it.line, s0 = it.s0, s1 = it.s1;
   const int n = l.length;
   auto a_input = [&](int i) { return Ops::kAnticausalReadsInput ? in.load(l, line, i) : mid.load(l, line, i); };
   typename Ops::State st;
@@ -243,11 +248,9 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 bp_causal_carry_kernel(Lines l, Plane<TIn> in, float* carries, PassParams<Ops> p) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long>(l.count) * p.segments) return;
-  int line, seg, s0, s1;
-  l.item(t, p.segments, line, seg);
-  segment_bounds(l, p.segment, seg, s0, s1);
+  SegmentItem it;
+  if (!segment_item(l, p.segment, p.segments, it)) return;
+  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
   const float zero[kMaxCarry] = {};
   typename Ops::State st = Ops::causal_entry(p.k, zero, in.load(l, line, max(s0 - 1, 0)));
   for (int i = s0; i < s1; ++i) Ops::causal_step(p.k, in.load(l, line, i), st);
@@ -285,11 +288,9 @@ bp_scan_kernel(Lines l, Plane<TIn> in, float* carries, float* right, PassParams<
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 bp_causal_apply_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* carries, PassParams<Ops> p) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long>(l.count) * p.segments) return;
-  int line, seg, s0, s1;
-  l.item(t, p.segments, line, seg);
-  segment_bounds(l, p.segment, seg, s0, s1);
+  SegmentItem it;
+  if (!segment_item(l, p.segment, p.segments, it)) return;
+  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
   float* c = carries + (static_cast<size_t>(seg) * l.count + line) * Ops::kCarry;
   const int n = l.length;
   typename Ops::State st = Ops::causal_entry(p.k, c, in.load(l, line, max(s0 - 1, 0)));
@@ -309,11 +310,9 @@ template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 bp_anticausal_apply_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out,
                            const float* carries, PassParams<Ops> p) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long>(l.count) * p.segments) return;
-  int line, seg, s0, s1;
-  l.item(t, p.segments, line, seg);
-  segment_bounds(l, p.segment, seg, s0, s1);
+  SegmentItem it;
+  if (!segment_item(l, p.segment, p.segments, it)) return;
+  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
   const int n = l.length;
   const float* c = carries + (static_cast<size_t>(seg) * l.count + line) * Ops::kCarry;
   typename Ops::State st =

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "device_memory.h"
+#include "pipeline_error.h"
 
 static const char *kFormats[] = { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB",
   "ABGR", "xRGB", "xBGR", "RGB", "BGR", "GRAY8", "GRAY16_LE", "I420", "YV12",
@@ -157,29 +158,15 @@ GST_START_TEST (test_error_without_cuda_device)
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
       "video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian cuda-device-id=%d ! fakesink",
       device);
-  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GError *err = pipeline_error (desc, 10 * GST_SECOND);
   g_free (desc);
-  fail_unless (pipeline != NULL);
-
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
-  fail_unless (msg != NULL, "no error within 10 s");
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
-
-  GError *err = NULL;
-  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (err != NULL, "no error within 10 s");
   fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
           GST_RESOURCE_ERROR_NOT_FOUND), "unexpected error: %s", err->message);
   fail_unless (strstr (err->message, "No CUDA device") != NULL, "%s",
       err->message);
   GST_INFO ("error as users see it: %s", err->message);
   g_error_free (err);
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (pipeline);
 }
 GST_END_TEST;
 
