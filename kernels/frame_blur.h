@@ -75,7 +75,7 @@ class FrameBlur {
   // algorithm=auto: the fastest algorithm that meets the accuracy bar (PSNR >= 58 dB against the
   // exact Gaussian on photographs, i.e. at the 8-bit rounding ceiling). Measured on an H200 at
   // 1080p RGBA (bench_fir, bench_recursive): the FIR costs about 52 µs at radius 8 and grows
-  // by ~3.9 µs per unit of radius; Deriche block-parallel is flat at ~256 µs and, like the FIR,
+  // by ~3.9 µs per unit of radius; Deriche block-parallel is flat at ~260 µs and, like the FIR,
   // reaches 58.9 dB. Both scale with the pixel count, so the choice depends on the radius only:
   // FIR up to kAutoFirMaxRadius, Deriche block-parallel beyond. Young–van Vliet (46–50 dB) is
   // never chosen. A border other than replicate keeps the FIR (the recursions are exact for
