@@ -18,6 +18,8 @@ const char* algorithm_name(Algorithm algorithm) {
     case Algorithm::YoungVanVliet: return "young-van-vliet";
     case Algorithm::YoungVanVliet1995: return "young-van-vliet-1995";
     case Algorithm::Deriche: return "deriche";
+    case Algorithm::Box: return "box";
+    case Algorithm::Direct: return "direct";
   }
   return "unknown";
 }

@@ -9,8 +9,11 @@ namespace cudagaussian {
 //   reflect    cba|abcd|dcb     (reflect about the edge, which is repeated)
 enum class Border : int { Replicate = 0, Mirror = 1, Reflect = 2 };
 
-// The recursive ones: Young–van Vliet 3rd order (2002 or 1995 coefficients), Deriche 4th order.
-enum class Algorithm : int { Auto = 0, Fir = 1, YoungVanVliet = 2, YoungVanVliet1995 = 3, Deriche = 4 };
+// The recursive ones: Young–van Vliet 3rd order (2002 or 1995 coefficients), Deriche 4th order;
+// Box: iterated box passes; Direct: 2D convolution with the outer product of the FIR taps.
+enum class Algorithm : int {
+  Auto = 0, Fir = 1, YoungVanVliet = 2, YoungVanVliet1995 = 3, Deriche = 4, Box = 5, Direct = 6
+};
 
 const char* border_name(Border border);
 const char* algorithm_name(Algorithm algorithm);

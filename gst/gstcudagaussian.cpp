@@ -43,6 +43,7 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include "box_widths.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "frame_queue.h"
@@ -68,6 +69,7 @@ enum
   PROP_PARTITIONS,
   PROP_SEGMENTS,
   PROP_KAPPA,
+  PROP_BOX_PASSES,
 };
 
 #define MAX_SIGMA 250.0
@@ -82,6 +84,7 @@ enum
 #define DEFAULT_PARTITIONS cg::LineSplit::BlockParallel
 #define DEFAULT_SEGMENTS 0
 #define DEFAULT_KAPPA 3.0
+#define DEFAULT_BOX_PASSES 3
 #define MAX_SEGMENTS 4096
 #define MAX_FRAMES_IN_FLIGHT 8
 /* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
@@ -101,6 +104,7 @@ struct _GstCudaGaussian
   gint device_id;
   guint frames_in_flight;
   cg::RecursiveSettings recursive;
+  gint box_passes;
 
   /* streaming state */
   GstCudaContext *context;
@@ -131,6 +135,12 @@ gst_cuda_gaussian_algorithm_get_type (void)
     {(gint) cg::Algorithm::Deriche,
         "Recursive, Deriche 4th order: cost independent of sigma, closest to a Gaussian",
         "deriche"},
+    {(gint) cg::Algorithm::Box,
+        "Iterated box filter (box-passes passes, widths matching sigma): cost independent "
+          "of sigma, approximate", "box"},
+    {(gint) cg::Algorithm::Direct,
+        "Direct 2D convolution with the FIR taps (a baseline; radius at most 16)",
+        "direct"},
     {0, NULL, NULL},
   };
 
@@ -250,6 +260,7 @@ gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
   s.truncate = self->truncate;
   s.border = self->border;
   s.recursive = self->recursive;
+  s.box_passes = self->box_passes;
   GST_OBJECT_UNLOCK (self);
   return s;
 }
@@ -294,6 +305,9 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
     case PROP_KAPPA:
       self->recursive.kappa = g_value_get_double (value);
+      break;
+    case PROP_BOX_PASSES:
+      self->box_passes = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -345,6 +359,9 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
       break;
     case PROP_KAPPA:
       g_value_set_double (value, self->recursive.kappa);
+      break;
+    case PROP_BOX_PASSES:
+      g_value_set_int (value, self->box_passes);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -887,6 +904,12 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           "Warm-up before each piece of a two-way or k-way line, in sigmas (the "
           "error falls like exp(-1.7 kappa))", 0.0, 100.0, DEFAULT_KAPPA, live));
 
+  g_object_class_install_property (gobject_class, PROP_BOX_PASSES,
+      g_param_spec_int ("box-passes", "Box passes",
+          "Box passes per direction for algorithm=box (more passes: closer to a "
+          "Gaussian)", cg::kMinBoxPasses, cg::kMaxBoxPasses, DEFAULT_BOX_PASSES,
+          mutable_playing));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs video with an exact Gaussian on an NVIDIA GPU",
@@ -940,6 +963,7 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->recursive.split = DEFAULT_PARTITIONS;
   self->recursive.segments = DEFAULT_SEGMENTS;
   self->recursive.kappa = DEFAULT_KAPPA;
+  self->box_passes = DEFAULT_BOX_PASSES;
   self->depth = 1;
   gst_video_info_init (&self->info);
   gst_cuda_gaussian_update_passthrough (self);

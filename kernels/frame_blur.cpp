@@ -4,6 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "box_filter.h"
+#include "box_widths.h"
+#include "direct_conv.h"
 #include "fir_taps.h"
 #include "separable_fir.h"
 
@@ -39,6 +42,9 @@ Status FrameBlur::validate(const BlurSettings& settings, const std::vector<Plane
   if (!(s.truncate >= kMinTruncate && s.truncate <= kMaxTruncate))
     return Status::invalid("truncate must be between 1 and 8 sigmas");
   if (planes.empty()) return Status::invalid("a frame needs at least one plane");
+  if (s.algorithm == Algorithm::Box &&
+      !(s.box_passes >= kMinBoxPasses && s.box_passes <= kMaxBoxPasses))
+    return Status::invalid("box-passes must be between 1 and 6");
   for (const PlaneSpec& p : planes) {
     if (!p.geometry.valid() || p.subsample_x < 1 || p.subsample_y < 1)
       return Status::invalid("invalid plane geometry");
@@ -53,9 +59,14 @@ Status FrameBlur::validate(const BlurSettings& settings, const std::vector<Plane
                                      plane_sigma(s.sigma_y, p.subsample_y)));
       continue;
     }
+    if (s.algorithm == Algorithm::Box) continue;
     const int rx = fir_radius(plane_sigma(s.sigma_x, p.subsample_x), s.truncate);
     const int ry = fir_radius(plane_sigma(s.sigma_y, p.subsample_y), s.truncate);
     const int r = rx > ry ? rx : ry;
+    if (s.algorithm == Algorithm::Direct && r > DirectConvolution::kMaxRadius)
+      return Status::invalid("algorithm=direct supports a radius ceil(truncate x sigma) of at most " +
+                             std::to_string(DirectConvolution::kMaxRadius) + " (here " +
+                             std::to_string(r) + "); use fir, auto or a recursive algorithm");
     if (r > SeparableFir::kMaxRadius)
       return Status::invalid("the FIR radius ceil(truncate x sigma) = " + std::to_string(r) +
                              " exceeds the supported " + std::to_string(SeparableFir::kMaxRadius) +
@@ -81,7 +92,24 @@ Status FrameBlur::plan(const BlurSettings& requested, const std::vector<PlaneSpe
       auto blur = std::make_unique<RecursiveBlur>();
       st = blur->plan(p.geometry, r, sx, sy);
       filters_.push_back(std::move(blur));
-    } else {  // fir; auto picks it for now
+    } else if (settings.algorithm == Algorithm::Box) {
+      auto box = std::make_unique<BoxBlur>();
+      st = box->plan(p.geometry, box_widths(sx, settings.box_passes), box_widths(sy, settings.box_passes),
+                     settings.border);
+      filters_.push_back(std::move(box));
+    } else if (settings.algorithm == Algorithm::Direct) {
+      const std::vector<double> tx = gaussian_taps(sx, fir_radius(sx, settings.truncate));
+      const std::vector<double> ty = gaussian_taps(sy, fir_radius(sy, settings.truncate));
+      // Square kernel: the shorter direction is padded with zero taps.
+      const int size = static_cast<int>(std::max(tx.size(), ty.size()));
+      std::vector<double> k(static_cast<size_t>(size) * size, 0.0);
+      const int ox = (size - static_cast<int>(tx.size())) / 2, oy = (size - static_cast<int>(ty.size())) / 2;
+      for (size_t j = 0; j < ty.size(); ++j)
+        for (size_t i = 0; i < tx.size(); ++i) k[(j + oy) * size + (i + ox)] = ty[j] * tx[i];
+      auto direct = std::make_unique<DirectConvolution>();
+      st = direct->plan(p.geometry, k, size, settings.border);
+      filters_.push_back(std::move(direct));
+    } else {  // fir (auto resolves to fir or deriche above)
       auto fir = std::make_unique<SeparableFir>();
       st = fir->plan(p.geometry, gaussian_taps(sx, fir_radius(sx, settings.truncate)),
                      gaussian_taps(sy, fir_radius(sy, settings.truncate)), settings.border);

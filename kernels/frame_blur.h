@@ -24,12 +24,14 @@ struct BlurSettings {
   double truncate = 4.0;  // FIR support in sigmas
   Border border = Border::Replicate;
   RecursiveSettings recursive;  // start-up and line split of the recursive algorithms
+  int box_passes = 3;           // algorithm=box
 
   bool operator==(const BlurSettings& o) const {
     return algorithm == o.algorithm && sigma_x == o.sigma_x && sigma_y == o.sigma_y &&
            truncate == o.truncate && border == o.border &&
            recursive.start == o.recursive.start && recursive.split == o.recursive.split &&
-           recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa;
+           recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa &&
+           box_passes == o.box_passes;
   }
   bool operator!=(const BlurSettings& o) const { return !(*this == o); }
 };

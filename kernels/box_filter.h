@@ -1,0 +1,36 @@
+// Iterated box blur: n box passes along rows, then n along columns, with widths chosen so that
+// the variance matches sigma² (common/box_widths.h). Each output of a pass is a running window
+// sum, so the cost does not grow with sigma. Every border rule of common/border.h.
+#pragma once
+
+#include <vector>
+
+#include "blur_params.h"
+#include "device_memory.h"
+#include "plane.h"
+#include "plane_blur.h"
+
+namespace cudagaussian {
+
+class BoxBlur : public PlaneBlur {
+ public:
+  // Outputs per thread: each thread sums its first window in full, then slides; longer runs
+  // amortise that first sum, shorter ones give more threads and less float drift.
+  static constexpr int kSegment = 64;
+
+  // Widths are odd, one per pass, per direction.
+  Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
+              const std::vector<int>& widths_y, Border border);
+  Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
+             cudaStream_t stream) const override;
+  void release();
+
+ private:
+  PlaneGeometry geometry_;
+  Border border_ = Border::Replicate;
+  std::vector<int> radii_x_, radii_y_;
+  DeviceBuffer ping_, pong_;  // float planes between passes
+  bool planned_ = false;
+};
+
+}  // namespace cudagaussian

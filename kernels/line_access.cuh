@@ -1,0 +1,71 @@
+// Line-wise access to planes for kernels that run along rows or columns (recursive filters,
+// box filters): a line is one channel of one row (read with a stride of C) or one scalar column.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+namespace cudagaussian {
+
+// Where lines live: a line is a scalar column (vertical) or one channel of a row (horizontal).
+struct Lines {
+  bool vertical;
+  int count;     // lines
+  int length;    // samples per line
+  int channels;  // horizontal: samples per pixel
+  __device__ size_t index(int line, int i, size_t pitch) const {
+    if (vertical) return static_cast<size_t>(i) * pitch + line;
+    const int row = line / channels, c = line - row * channels;
+    return static_cast<size_t>(row) * pitch + static_cast<size_t>(i) * channels + c;
+  }
+  // Work item t -> (line, segment); horizontal items run channels fastest, then segments.
+  __device__ void item(long t, int segments, int& line, int& seg) const {
+    if (vertical) {
+      line = static_cast<int>(t % count);
+      seg = static_cast<int>(t / count);
+    } else {
+      const int c = static_cast<int>(t % channels);
+      const long rest = t / channels;
+      seg = static_cast<int>(rest % segments);
+      line = static_cast<int>(rest / segments) * channels + c;
+    }
+  }
+};
+
+// Typed access: samples (>> shift on load, rounded and << shift on store) or float.
+template <typename T>
+struct Plane {
+  T* data;
+  size_t pitch;  // elements
+  int shift;
+  float max_value;
+  __device__ float load(const Lines& l, int line, int i) const {
+    const T v = data[l.index(line, i, pitch)];
+    if constexpr (std::is_same_v<T, float>) return v;
+    else return static_cast<float>(v >> shift);
+  }
+  __device__ void store(const Lines& l, int line, int i, float v) const {
+    if constexpr (std::is_same_v<T, float>) {
+      data[l.index(line, i, pitch)] = v;
+    } else {
+      const float r = fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
+      data[l.index(line, i, pitch)] = static_cast<T>(static_cast<unsigned>(r) << shift);
+    }
+  }
+};
+
+// The (line, segment) pair this thread owns and the segment's sample range [s0, s1); false for
+// threads past the last pair.
+struct SegmentItem {
+  int line, seg, s0, s1;
+};
+__device__ inline bool segment_item(const Lines& l, int segment, int segments, SegmentItem& it) {
+  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<long>(l.count) * segments) return false;
+  l.item(t, segments, it.line, it.seg);
+  it.s0 = it.seg * segment;
+  it.s1 = min(l.length, it.s0 + segment);
+  return true;
+}
+
+}  // namespace cudagaussian

@@ -1,0 +1,127 @@
+// GPU test of the box and direct-2D blurs against their double references (same widths, taps and
+// border). Outputs poisoned first; at most 1 LSB off. Skips (exit 77) without a CUDA device.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "box_filter.h"
+#include "box_widths.h"
+#include "check.h"
+#include "device_memory.h"
+#include "direct_conv.h"
+#include "fir_taps.h"
+#include "reference_box.h"
+
+using namespace cudagaussian;
+
+namespace {
+
+constexpr uint8_t kPoison = 0x5A;
+
+// Runs `blur` on a random plane; returns max |out - round(ref)|, or -1 on a CUDA failure.
+double check_plane(const PlaneGeometry& g, const PlaneBlur& blur,
+                   const std::function<PlaneValues(const PlaneValues&)>& reference, uint32_t seed) {
+  const size_t pitch = g.row_bytes() + 2 * g.bytes_per_sample;
+  const size_t bytes = pitch * g.height;
+  std::vector<uint8_t> host(bytes);
+  std::mt19937 rng(seed);
+  for (uint8_t& b : host) b = static_cast<uint8_t>(rng());
+  CudaStream stream;
+  DeviceBuffer d_src, d_dst;
+  if (!stream.create().ok() || !d_src.reserve(bytes).ok() || !d_dst.reserve(bytes).ok()) return -1;
+  cudaMemcpyAsync(d_src.get(), host.data(), bytes, cudaMemcpyHostToDevice, stream.get());
+  cudaMemsetAsync(d_dst.get(), kPoison, bytes, stream.get());
+  if (!blur.run(d_src.get(), pitch, d_dst.get(), pitch, stream.get()).ok()) return -1;
+  std::vector<uint8_t> out(bytes);
+  cudaMemcpyAsync(out.data(), d_dst.get(), bytes, cudaMemcpyDeviceToHost, stream.get());
+  if (!stream.synchronize().ok()) return -1;
+  for (int y = 0; y < g.height; ++y)
+    for (size_t b = g.row_bytes(); b < pitch; ++b)
+      if (out[y * pitch + b] != kPoison) return 1e9;  // wrote past the row
+  const PlaneValues ref = reference(read_plane(g, host.data(), pitch));
+  const PlaneValues got = read_plane(g, out.data(), pitch);
+  double worst = 0;
+  for (size_t i = 0; i < ref.size(); ++i)
+    worst = std::max(worst, std::fabs(got[i] - std::clamp(std::floor(ref[i] + 0.5), 0.0, double(g.max_value()))));
+  return worst;
+}
+
+PlaneGeometry geometry(int w, int h, int c, int bytes = 1, int shift = 0) {
+  PlaneGeometry g;
+  g.width = w, g.height = h, g.channels = c, g.bytes_per_sample = bytes, g.shift = shift;
+  return g;
+}
+
+}  // namespace
+
+CG_TEST(box_matches_reference) {
+  uint32_t seed = 1;
+  struct Case { PlaneGeometry g; double sigma; int passes; Border border; };
+  const Case cases[] = {
+      {geometry(1, 1, 4), 3, 3, Border::Replicate},     {geometry(3, 2, 1), 2, 2, Border::Mirror},
+      {geometry(385, 289, 4), 2, 3, Border::Replicate}, {geometry(385, 289, 3), 10, 1, Border::Reflect},
+      {geometry(385, 289, 1), 30, 6, Border::Mirror},   {geometry(1921, 1081, 4), 5, 3, Border::Replicate},
+      {geometry(200, 150, 2, 2), 8, 4, Border::Replicate}, {geometry(200, 150, 2, 2, 6), 8, 5, Border::Reflect},
+      {geometry(64, 48, 1), 100, 3, Border::Replicate},
+  };
+  for (const Case& c : cases) {
+    const std::vector<int> w = box_widths(c.sigma, c.passes);
+    BoxBlur box;
+    CHECK(box.plan(c.g, w, w, c.border).ok());
+    const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
+      return reference_box(c.g, in, w, w, c.border);
+    }, seed++);
+    std::printf("  box %dx%d C%d u%d sigma %g passes %d %s: max diff %g\n", c.g.width, c.g.height,
+                c.g.channels, 8 * c.g.bytes_per_sample, c.sigma, c.passes, border_name(c.border), worst);
+    CHECK(worst >= 0 && worst <= 1.0);
+  }
+}
+
+CG_TEST(direct_matches_reference) {
+  uint32_t seed = 100;
+  const struct { PlaneGeometry g; double sigma; Border border; } cases[] = {
+      {geometry(1, 1, 4), 1, Border::Replicate},     {geometry(2, 3, 3), 2, Border::Mirror},
+      {geometry(385, 289, 4), 2, Border::Reflect},   {geometry(1921, 1081, 1), 4, Border::Replicate},
+      {geometry(100, 80, 2, 2), 1.5, Border::Replicate},
+  };
+  for (const auto& c : cases) {
+    const std::vector<double> t = gaussian_taps(c.sigma, fir_radius(c.sigma, 4.0));
+    const int size = static_cast<int>(t.size());
+    std::vector<double> k(static_cast<size_t>(size) * size);
+    for (int j = 0; j < size; ++j)
+      for (int i = 0; i < size; ++i) k[j * size + i] = t[j] * t[i];
+    DirectConvolution direct;
+    CHECK(direct.plan(c.g, k, size, c.border).ok());
+    const double worst = check_plane(c.g, direct, [&](const PlaneValues& in) {
+      return reference_direct(c.g, in, k, size, c.border);
+    }, seed++);
+    std::printf("  direct %dx%d C%d sigma %g %s: max diff %g\n", c.g.width, c.g.height, c.g.channels,
+                c.sigma, border_name(c.border), worst);
+    CHECK(worst >= 0 && worst <= 1.0);
+  }
+  // The seed's fixed 5x5 / 273 kernel (Afif et al.).
+  const PlaneGeometry g = geometry(512, 512, 1);
+  DirectConvolution afif;
+  CHECK(afif.plan(g, afif_5x5_kernel(), 5, Border::Replicate).ok());
+  const double worst = check_plane(g, afif, [&](const PlaneValues& in) {
+    return reference_direct(g, in, afif_5x5_kernel(), 5, Border::Replicate);
+  }, 7);
+  std::printf("  afif 5x5/273 512x512: max diff %g\n", worst);
+  CHECK(worst >= 0 && worst <= 1.0);
+  // Radius above the cap: refused with a message.
+  DirectConvolution big;
+  CHECK(!big.plan(g, std::vector<double>(35 * 35, 1.0 / (35 * 35)), 35, Border::Replicate).ok());
+}
+
+int main() {
+  if (cuda_device_count() == 0) cgtest::skip("no CUDA device");
+  return cgtest::run_all();
+}
