@@ -81,13 +81,15 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
                      const std::vector<int>& widths_y, Border border) {
   release();
   if (!g.valid()) return Status::invalid("invalid plane geometry");
+  // Plain loops, one per direction: the two width lists may be the same vector.
   radii_x_.clear();
   radii_y_.clear();
-  for (const std::vector<int>* widths : {&widths_x, &widths_y})
-    for (int w : *widths) {
-      if (w < 1 || w % 2 == 0) return Status::invalid("box widths must be odd and positive");
-      (widths == &widths_x ? radii_x_ : radii_y_).push_back(w / 2);
-    }
+  for (int w : widths_x) radii_x_.push_back(w / 2);
+  for (int w : widths_y) radii_y_.push_back(w / 2);
+  for (int w : widths_x)
+    if (w < 1 || w % 2 == 0) return Status::invalid("box widths must be odd and positive");
+  for (int w : widths_y)
+    if (w < 1 || w % 2 == 0) return Status::invalid("box widths must be odd and positive");
   const size_t bytes = static_cast<size_t>(g.samples_per_row()) * g.height * sizeof(float);
   CG_TRY(ping_.reserve(bytes));
   CG_TRY(pong_.reserve(bytes));

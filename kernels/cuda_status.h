@@ -19,6 +19,29 @@ struct Status {
 
 Status cuda_failure(cudaError_t code, const char* call, const char* file, int line);
 
+// ---- Fault injection: for tests only, never set it in production.
+// CUDAGAUSSIAN_FAULT=alloc|stream|launch|copy (a comma-separated list is allowed) makes the
+// matching operation fail as if CUDA had refused it, so that tests can check that every failure
+// becomes a clear error, never a crash, a hang or a leak:
+//   alloc   device allocations (DeviceBuffer::reserve, DevicePlane::allocate)
+//   stream  stream and event creation (CudaStream::create, CudaEvent::create)
+//   launch  launch_check(), which callers run right after launching kernels
+//   copy    asynchronous copies (copy_2d_async)
+// The variable is read once per process, on first use; unknown names are ignored.
+
+// Whether the fault `what` ("alloc", "stream", "launch", "copy") is switched on.
+bool fault_injected(const char* what);
+
+// Test hook: replaces the faults switched on (same syntax as CUDAGAUSSIAN_FAULT; nullptr or ""
+// switches all off), taking precedence over the environment. Thread-safe; takes effect at the
+// next operation. Note that it only affects the copy of this library it is linked with (a test
+// that loads the plugin from a .so must register the element statically to use it).
+void set_fault_for_tests(const char* faults);
+
+// The check to run after launching kernels: the launch error, if any (cudaGetLastError), or the
+// injected "launch" fault.
+Status launch_check();
+
 }  // namespace cudagaussian
 
 // Returns a failed Status from the enclosing function when a CUDA call fails.

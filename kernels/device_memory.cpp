@@ -4,6 +4,14 @@
 
 namespace cudagaussian {
 
+// A test-only failure point (CUDAGAUSSIAN_FAULT, see cuda_status.h): fails like `code` would.
+#define CG_FAULT_POINT(what, code, call)                                                    \
+  do {                                                                                      \
+    if (fault_injected(what))                                                               \
+      return cuda_failure(code, call " (fault injected by CUDAGAUSSIAN_FAULT=" what ")",    \
+                          __FILE__, __LINE__);                                              \
+  } while (0)
+
 int cuda_device_count() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -16,6 +24,7 @@ int cuda_device_count() {
 Status DeviceBuffer::reserve(size_t bytes) {
   if (bytes <= bytes_ && ptr_) return Status::success();
   release();
+  CG_FAULT_POINT("alloc", cudaErrorMemoryAllocation, "cudaMalloc");
   CG_CUDA_TRY(cudaMalloc(&ptr_, bytes));
   bytes_ = bytes;
   return Status::success();
@@ -38,6 +47,7 @@ DevicePlane& DevicePlane::operator=(DevicePlane&& o) noexcept {
 
 Status DevicePlane::allocate(size_t row_bytes, int rows) {
   release();
+  CG_FAULT_POINT("alloc", cudaErrorMemoryAllocation, "cudaMallocPitch");
   CG_CUDA_TRY(cudaMallocPitch(&ptr_, &pitch_, row_bytes, static_cast<size_t>(rows)));
   return Status::success();
 }
@@ -50,6 +60,7 @@ void DevicePlane::release() {
 
 Status CudaStream::create() {
   release();
+  CG_FAULT_POINT("stream", cudaErrorMemoryAllocation, "cudaStreamCreateWithFlags");
   CG_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   return Status::success();
 }
@@ -66,6 +77,7 @@ Status CudaStream::synchronize() const {
 
 Status CudaEvent::create() {
   release();
+  CG_FAULT_POINT("stream", cudaErrorMemoryAllocation, "cudaEventCreateWithFlags");
   CG_CUDA_TRY(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming));
   return Status::success();
 }
@@ -101,7 +113,14 @@ void pinned_free(void* ptr) {
 }
 
 Status host_register(void* ptr, size_t bytes) {
-  CG_CUDA_TRY(cudaHostRegister(ptr, bytes, cudaHostRegisterPortable));
+  const cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
+  if (err != cudaSuccess) {
+    // Callers may go on without the registration: do not leave the error for the next
+    // cudaGetLastError() (a kernel's launch check) to report as its own.
+    cudaGetLastError();
+    return cuda_failure(err, "cudaHostRegister(ptr, bytes, cudaHostRegisterPortable)", __FILE__,
+                        __LINE__);
+  }
   return Status::success();
 }
 
@@ -120,6 +139,7 @@ bool is_pinned(const void* ptr) {
 
 Status copy_2d_async(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                      size_t row_bytes, int rows, cudaStream_t stream) {
+  CG_FAULT_POINT("copy", cudaErrorInvalidValue, "cudaMemcpy2DAsync");
   CG_CUDA_TRY(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, row_bytes,
                                 static_cast<size_t>(rows), cudaMemcpyDefault, stream));
   return Status::success();
