@@ -8,12 +8,14 @@
 #include <gst/cuda/gstcudamemory.h>
 
 #include "gstcudagaussian.h"
+#include "gstcudasobel.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   /* Makes the CUDA memory and caps feature known even if nvcodec is not loaded yet. */
   gst_cuda_memory_init_once ();
+  if (!GST_ELEMENT_REGISTER (cudasobel, plugin)) return FALSE;
   return GST_ELEMENT_REGISTER (cudagaussian, plugin);
 }
 

@@ -1,0 +1,26 @@
+/* GStreamer
+ * cudasobel: Sobel edge detection of raw video on NVIDIA GPUs (same plugin as cudagaussian).
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_SOBEL (gst_cuda_sobel_get_type ())
+G_DECLARE_FINAL_TYPE (GstCudaSobel, gst_cuda_sobel, GST, CUDA_SOBEL, GstBaseTransform);
+
+#define GST_TYPE_CUDA_SOBEL_OUTPUT (gst_cuda_sobel_output_get_type ())
+GType gst_cuda_sobel_output_get_type (void);
+
+/* What cudasobel reads and writes, as caps format lists. */
+#define GST_CUDA_SOBEL_IN_FORMATS \
+  "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR }"
+#define GST_CUDA_SOBEL_OUT_FORMATS "{ GRAY8, GRAY16_LE }"
+
+GST_ELEMENT_REGISTER_DECLARE (cudasobel);
+
+G_END_DECLS
