@@ -152,6 +152,8 @@ FrameQueue::enqueue (Job & job, const Slot & slot, gboolean in_device,
     st = slot.uploaded.make_wait (compute_.get ());
   if (st.ok ())
     st = blur_.run (src, dst, compute_.get ());
+  if (st.ok ())
+    st = cg::launch_check ();   /* also where the test-only "launch" fault fires */
   if (st.ok () && out_device)
     st = slot.done.record (compute_.get ());
   if (st.ok () && !out_device) {
@@ -170,6 +172,30 @@ FrameQueue::enqueue (Job & job, const Slot & slot, gboolean in_device,
   if (!st.ok ())
     return fail ("Blurring the frame on the GPU failed.", st);
   return GST_FLOW_OK;
+}
+
+/* With a GstVideoMeta, gst_video_frame_map checks only that each plane's first byte is in the
+ * buffer (GStreamer 1.22 maps the memory holding it), not that the plane fits: check it here,
+ * so that a buffer smaller than its meta or caps say is an error, never a copy past its end. */
+static gboolean
+planes_fit (const GstVideoFrame & frame,
+    const std::vector < cg::PlaneSpec > &planes)
+{
+  for (guint i = 0; i < planes.size (); i++) {
+    const cg::PlaneGeometry & g = planes[i].geometry;
+    const GstMapInfo & map = frame.meta ? frame.map[i] : frame.map[0];
+    const guint8 *data = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
+    if (stride < 0 || (g.height > 1 && (gsize) stride < g.row_bytes ()))
+      return FALSE;
+    if (!map.data || data < map.data || data > map.data + map.size)
+      return FALSE;
+    const gsize avail = map.size - (gsize) (data - map.data);
+    const gsize need = (gsize) stride * (g.height - 1) + g.row_bytes ();
+    if (need > avail)
+      return FALSE;
+  }
+  return TRUE;
 }
 
 GstFlowReturn
@@ -196,6 +222,12 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
     ret = GST_FLOW_ERROR;
   }
   job.in_mapped = ret == GST_FLOW_OK;
+  if (ret == GST_FLOW_OK && !in_device && !planes_fit (job.in_frame, planes_)) {
+    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+        ("The input frame is smaller than its caps or video meta describe."),
+        ("%" G_GSIZE_FORMAT " bytes in the buffer", gst_buffer_get_size (in)));
+    ret = GST_FLOW_ERROR;
+  }
   if (ret == GST_FLOW_OK && !gst_video_frame_map (&job.out_frame, &info_, out,
           (GstMapFlags) (GST_MAP_WRITE | (out_device ? GST_MAP_CUDA : 0)))) {
     GST_ELEMENT_ERROR (element_, STREAM, FAILED,
@@ -203,6 +235,11 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
     ret = GST_FLOW_ERROR;
   }
   job.out_mapped = ret == GST_FLOW_OK;
+  if (ret == GST_FLOW_OK && !out_device && !planes_fit (job.out_frame, planes_)) {
+    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+        ("The output buffer is smaller than its caps describe."), (NULL));
+    ret = GST_FLOW_ERROR;
+  }
 
   Slot & slot = slots_[job.slot];
   if (ret == GST_FLOW_OK)

@@ -9,6 +9,9 @@
 
 #include "cuda_status.h"
 
+// Test-only fault injection (CUDAGAUSSIAN_FAULT, set_fault_for_tests, launch_check) is declared
+// in cuda_status.h: allocations, stream/event creation and copies below can be made to fail.
+
 namespace cudagaussian {
 
 // Number of CUDA devices visible to the runtime; 0 (not an error) without a driver or GPU.

@@ -22,6 +22,7 @@ cg_setup() {
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+    valgrind
   )
   local missing=() p
   for p in "${packages[@]}"; do
