@@ -1,13 +1,13 @@
 #!/bin/bash
 # Everything we verify on the lent GPU host, through the GStreamer bundle:
 #   MESON_ARGS=-Dgpu_arch=90 bash .gst-bundle/run.sh 'bash tools/gpu-host-check.sh [PARTS]'
-# PARTS: any of tests sanitizers bench peers pipelines (default: all of them). Logs, CSVs and
+# PARTS: any of tests sanitizers bench soak peers pipelines (default: all of them). Logs, CSVs and
 # reports go to $OUT; a short summary goes to stdout.
 set -u -o pipefail
 OUT=${OUT:-/tmp/cudagaussian-out}
 mkdir -p "$OUT"
 export GST_PLUGIN_PATH_1_0=$PWD/build-gpu/gst
-parts=${*:-tests sanitizers bench peers pipelines}
+parts=${*:-tests sanitizers bench soak peers pipelines}
 want() { [[ " $parts " == *" $1 "* ]]; }
 step() { echo; echo "=== $*"; }
 
@@ -33,6 +33,10 @@ if want sanitizers; then
   sanitize racecheck test_fir_gpu channels
   sanitize memcheck test_recursive_gpu constant
   sanitize racecheck test_recursive_gpu sixteen
+  sanitize memcheck test_box_direct_gpu ""
+  sanitize racecheck test_box_direct_gpu direct
+  sanitize memcheck test_sobel_gpu ""
+  sanitize initcheck test_fir_gpu channels
 fi
 
 if want bench; then
@@ -43,6 +47,14 @@ if want bench; then
   timeout 300 build-gpu/bench/bench_pipeline --csv "$OUT/bench_pipeline.csv" > "$OUT/bench_pipeline.md" 2>&1
   echo "bench_pipeline rc=$?"
   sed -n '/^## Targets/,$p' "$OUT/bench_pipeline.md"
+  timeout 200 build-gpu/bench/bench_sobel --csv "$OUT/bench_sobel.csv" > "$OUT/bench_sobel.md" 2>&1
+  echo "bench_sobel rc=$?"
+fi
+
+if want soak; then
+  step "soak"
+  timeout 500 build-gpu/bench/soak 100000 > "$OUT/soak.log" 2>&1
+  echo "soak rc=$?"; tail -12 "$OUT/soak.log"
 fi
 
 if want peers; then
