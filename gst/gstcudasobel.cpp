@@ -29,8 +29,9 @@
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=BGRx ! cudasobel scale=57 ! video/x-raw,format=GRAY16_LE ! videoconvert ! autovideosink
  * ]| 16-bit magnitude, scaled so that the strongest possible edge (1140.4) nearly fills the range.
  * |[
- * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudasobel ! "video/x-raw(memory:CUDAMemory),format=GRAY8" ! fakesink
- * ]| On frames already in CUDA memory (no copy).
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudaupload ! "video/x-raw(memory:CUDAMemory)" ! cudasobel ! video/x-raw,format=GRAY8 ! fakesink
+ * ]| On frames already in CUDA memory (read in place; the gray output comes back to system
+ * memory, as GStreamer 1.22's CUDA memory has no GRAY formats).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -122,12 +123,12 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
         (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_SOBEL_IN_FORMATS) "; "
         GST_VIDEO_CAPS_MAKE (GST_CUDA_SOBEL_IN_FORMATS)));
 
+/* Output in system memory only: GStreamer 1.22's CUDA allocator has no GRAY formats (it aborts
+ * on them), so a CUDA-memory input is downloaded as part of the job. */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-        (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_SOBEL_OUT_FORMATS) "; "
-        GST_VIDEO_CAPS_MAKE (GST_CUDA_SOBEL_OUT_FORMATS)));
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_CUDA_SOBEL_OUT_FORMATS)));
 
 /* ---------------------------------------------------------------- properties */
 
@@ -298,7 +299,7 @@ format_list (GValue * list, const char *formats)
     g_assert_not_reached ();
 }
 
-/* Same size, frame rate and memory on both sides; only the format changes: any input format
+/* Same size and frame rate on both sides; the format changes, and the output is in system memory: any input format
  * gives GRAY8 or GRAY16_LE, any output format may come from any input format. Colorimetry and
  * chroma siting do not carry over between RGB and GRAY. */
 static GstCaps *
@@ -328,8 +329,16 @@ gst_cuda_sobel_transform_caps (GstBaseTransform * trans,
     gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
         NULL);
     gst_structure_set_value (s, "format", &formats);
-    result = gst_caps_merge_structure_full (result, s,
-        f ? gst_caps_features_copy (f) : NULL);
+    if (direction == GST_PAD_SINK) {
+      /* output: system memory whatever the input's memory */
+      result = gst_caps_merge_structure_full (result, s, NULL);
+    } else {
+      /* input: CUDA memory or system memory */
+      result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+      result = gst_caps_merge_structure_full (result, s, NULL);
+    }
+    (void) f;
   }
   g_value_unset (&formats);
 

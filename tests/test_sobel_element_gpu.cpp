@@ -318,8 +318,8 @@ GST_START_TEST (test_settings_change_between_frames)
 }
 GST_END_TEST;
 
-/* Input in CUDA memory from the pool the element proposes, output in CUDA memory from its own
- * pool: the kernel reads and writes device memory in place. */
+/* Input in CUDA memory from the pool the element proposes (the kernel reads device memory in
+ * place); output in system memory, as 1.22's CUDA allocator has no GRAY formats. */
 GST_START_TEST (test_cuda_memory_proposed_pool)
 {
   for (const char *format : { "RGBA", "BGR", "GRAY8", "xBGR" }) {
@@ -328,8 +328,7 @@ GST_START_TEST (test_cuda_memory_proposed_pool)
       GstVideoInfo info = video_info (format, w, hgt);
       GstHarness *h = gst_harness_new ("cudasobel");
       gst_harness_set_sink_caps_str (h, out_bytes == 1 ?
-          "video/x-raw(memory:CUDAMemory),format=GRAY8" :
-          "video/x-raw(memory:CUDAMemory),format=GRAY16_LE");
+          "video/x-raw,format=GRAY8" : "video/x-raw,format=GRAY16_LE");
       const std::string in_caps = caps_string (format, w, hgt, true);
       gst_harness_set_src_caps_str (h, in_caps.c_str ());
 
@@ -361,9 +360,9 @@ GST_START_TEST (test_cuda_memory_proposed_pool)
       gst_buffer_ref (in);
       fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
       GstBuffer *out = gst_harness_pull (h);
-      fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (out, 0)),
-          "%s: output not in CUDA memory", format);
-      check_output_caps (h, out_bytes == 1 ? "GRAY8" : "GRAY16_LE", w, hgt, true);
+      fail_if (gst_is_cuda_memory (gst_buffer_peek_memory (out, 0)),
+          "%s: output should be in system memory", format);
+      check_output_caps (h, out_bytes == 1 ? "GRAY8" : "GRAY16_LE", w, hgt, false);
       Expect e;
       e.out_bytes = out_bytes;
       const long err = max_error_vs_reference (&info, in, out, e);
@@ -399,7 +398,7 @@ GST_START_TEST (test_cuda_memory_via_cudaupload)
     GstVideoInfo info = video_info (format, w, hgt);
     GstHarness *h = gst_harness_new_parse ("cudaupload ! "
         "video/x-raw(memory:CUDAMemory) ! cudasobel name=sobel");
-    gst_harness_set_sink_caps_str (h, "video/x-raw(memory:CUDAMemory),format=GRAY8");
+    gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
     gst_harness_set_src_caps_str (h, caps_string (format, w, hgt, false).c_str ());
     GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
     fill (in, seed++);
@@ -430,29 +429,6 @@ GST_START_TEST (test_cuda_memory_via_cudaupload)
     gst_harness_teardown (h);
   }
 
-  /* The round trip through cudadownload. */
-  const int w = 64, hgt = 48;
-  GstVideoInfo info = video_info ("RGBA", w, hgt);
-  GstHarness *h = gst_harness_new_parse ("cudaupload ! "
-      "video/x-raw(memory:CUDAMemory) ! cudasobel ! "
-      "video/x-raw(memory:CUDAMemory) ! cudadownload");
-  gst_harness_set_src_caps_str (h, caps_string ("RGBA", w, hgt, false).c_str ());
-  GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  fill (in, 999);
-  gst_buffer_ref (in);
-  const GstFlowReturn ret = gst_harness_push (h, in);
-  if (ret == GST_FLOW_OK) {
-    GstBuffer *out = gst_harness_pull (h);
-    const long err = max_error_vs_reference (&info, in, out, Expect ());
-    fail_unless (err == 0, "cudaupload ! cudasobel ! cudadownload: max error %ld", err);
-    gst_buffer_unref (out);
-    g_print ("cudaupload ! cudasobel ! cudadownload: negotiated and matched the reference\n");
-  } else {
-    g_print ("note: cudaupload ! cudasobel ! cudadownload does not negotiate (%s): this "
-        "GStreamer's cudadownload takes no GRAY formats\n", gst_flow_get_name (ret));
-  }
-  gst_buffer_unref (in);
-  gst_harness_teardown (h);
 }
 GST_END_TEST;
 

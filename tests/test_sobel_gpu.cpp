@@ -140,7 +140,8 @@ std::string run_case(const Case& c, int* max_diff, long* off_by_one) {
 
   std::vector<uint8_t> got[2];
   for (int pass = 0; pass < 2; ++pass) {
-    if (cudaMemset(d_dst.get(), pass == 0 ? kPoisonA : kPoisonB, dst_bytes) != cudaSuccess)
+    // On the kernel's stream: it is non-blocking, so a legacy-stream memset would race it.
+    if (cudaMemsetAsync(d_dst.get(), pass == 0 ? kPoisonA : kPoisonB, dst_bytes, stream.get()) != cudaSuccess)
       return "memset failed";
     const Status st = sobel(in, out, settings, stream.get());
     if (!st.ok()) return "sobel: " + st.message;
