@@ -121,9 +121,11 @@ GST_START_TEST (test_pad_templates)
       fail_unless (gst_pad_query_accept_caps (sink, caps), "sink refused %s", format);
       gst_caps_unref (caps);
     }
+    /* Output in system memory only. */
     for (const char *format : { "GRAY8", "GRAY16_LE" }) {
       GstCaps *caps = video_caps (format, cuda);
-      fail_unless (gst_pad_query_accept_caps (src, caps), "src refused %s", format);
+      fail_unless (gst_pad_query_accept_caps (src, caps) == !cuda, "src and %s%s", format,
+          cuda ? " in CUDA memory" : "");
       gst_caps_unref (caps);
     }
     /* Unsupported inputs, and colour formats on the output. */
@@ -202,8 +204,11 @@ GST_START_TEST (test_transform_caps)
       "video/x-raw,format=GRAY16_LE,width=16,height=16");
 
   /* Src to sink: a gray output can come from any supported input. */
+  /* Src to sink: any input format, in CUDA or system memory. */
   check_caps_equal (transform (e, GST_PAD_SRC,
           "video/x-raw,format=GRAY16_LE,width=[1,100],height=20"),
+      "video/x-raw(memory:CUDAMemory),format={GRAY8,RGBA,BGRA,RGBx,BGRx,ARGB,ABGR,xRGB,xBGR,RGB,BGR},"
+      "width=[1,100],height=20; "
       "video/x-raw,format={GRAY8,RGBA,BGRA,RGBx,BGRx,ARGB,ABGR,xRGB,xBGR,RGB,BGR},"
       "width=[1,100],height=20");
 
