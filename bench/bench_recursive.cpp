@@ -286,7 +286,9 @@ bool quality_table(const std::vector<Photo>& photos, const std::vector<double>& 
       worst(nv, std::vector<double>(sigmas.size(), 1e9)), maxerr(nv, std::vector<double>(sigmas.size()));
   for (const Photo& p : photos) {
     const std::vector<uint8_t> img = tile(p.pixels, p.w, p.h, tw, th);
-    if (cudaMemcpy2D(d_src.get(), d_src.pitch(), img.data(), tw, tw, th, cudaMemcpyHostToDevice) != cudaSuccess)
+    // On the blur's stream: a plain copy from pageable memory may return before its DMA ends.
+    if (cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), img.data(), tw, tw, th, cudaMemcpyHostToDevice,
+                          stream.get()) != cudaSuccess)
       return false;
     for (size_t si = 0; si < sigmas.size(); ++si) {
       const PlaneValues ref = exact_parallel(img, tw, th, sigmas[si]);

@@ -120,7 +120,7 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-        (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_SOBEL_IN_FORMATS) "; "
+        (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_SOBEL_CUDA_IN_FORMATS) "; "
         GST_VIDEO_CAPS_MAKE (GST_CUDA_SOBEL_IN_FORMATS)));
 
 /* Output in system memory only: GStreamer 1.22's CUDA allocator has no GRAY formats (it aborts

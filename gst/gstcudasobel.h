@@ -20,6 +20,9 @@ GType gst_cuda_sobel_output_get_type (void);
 #define GST_CUDA_SOBEL_IN_FORMATS \
   "{ GRAY8, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR }"
 #define GST_CUDA_SOBEL_OUT_FORMATS "{ GRAY8, GRAY16_LE }"
+/* Input in CUDA memory: the formats GStreamer 1.22's CUDA allocator knows (not GRAY8, xRGB, xBGR:
+ * it aborts the process when asked for a pool of them). */
+#define GST_CUDA_SOBEL_CUDA_IN_FORMATS "{ RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR }"
 
 GST_ELEMENT_REGISTER_DECLARE (cudasobel);
 

@@ -106,13 +106,17 @@ GST_START_TEST (test_caps_accepted_for_every_format)
   GstPad *src = gst_element_get_static_pad (e, "src");
 
   for (const char *format : kFormats) {
+    /* In CUDA memory, all but the formats GStreamer 1.22's CUDA allocator does not know. */
+    const gboolean cuda_ok = !g_str_equal (format, "xRGB") && !g_str_equal (format, "xBGR") &&
+        !g_str_equal (format, "GRAY8") && !g_str_equal (format, "GRAY16_LE");
     for (const char *feature : { "", "(memory:CUDAMemory)" }) {
       std::string s = std::string ("video/x-raw") + feature + ",format=" + format +
           ",width=385,height=289,framerate=30/1";
+      const gboolean expected = feature[0] == '\0' || cuda_ok;
       GstCaps *caps = gst_caps_from_string (s.c_str ());
-      fail_unless (gst_pad_query_accept_caps (sink, caps), "sink refused %s",
+      fail_unless (gst_pad_query_accept_caps (sink, caps) == expected, "sink and %s",
           s.c_str ());
-      fail_unless (gst_pad_query_accept_caps (src, caps), "src refused %s",
+      fail_unless (gst_pad_query_accept_caps (src, caps) == expected, "src and %s",
           s.c_str ());
       gst_caps_unref (caps);
     }

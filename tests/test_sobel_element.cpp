@@ -117,8 +117,12 @@ GST_START_TEST (test_pad_templates)
 
   for (bool cuda : { false, true }) {
     for (const char *format : kInFormats) {
+      /* In CUDA memory: not the formats GStreamer 1.22's CUDA allocator does not know. */
+      const bool expected = !cuda || !(g_str_equal (format, "GRAY8") ||
+          g_str_equal (format, "xRGB") || g_str_equal (format, "xBGR"));
       GstCaps *caps = video_caps (format, cuda);
-      fail_unless (gst_pad_query_accept_caps (sink, caps), "sink refused %s", format);
+      fail_unless (gst_pad_query_accept_caps (sink, caps) == expected, "sink and %s%s", format,
+          cuda ? " in CUDA memory" : "");
       gst_caps_unref (caps);
     }
     /* Output in system memory only. */

@@ -322,7 +322,7 @@ GST_END_TEST;
  * place); output in system memory, as 1.22's CUDA allocator has no GRAY formats. */
 GST_START_TEST (test_cuda_memory_proposed_pool)
 {
-  for (const char *format : { "RGBA", "BGR", "GRAY8", "xBGR" }) {
+  for (const char *format : { "RGBA", "BGR", "BGRx", "ARGB" }) {
     for (int out_bytes : { 1, 2 }) {
       const int w = 385, hgt = 289;
       GstVideoInfo info = video_info (format, w, hgt);

@@ -123,7 +123,10 @@ std::string run_case(const Case& c, int* max_diff, long* off_by_one) {
   CudaStream stream;
   if (!stream.create().ok() || !d_src.reserve(src.size()).ok() || !d_dst.reserve(dst_bytes).ok())
     return "allocation failed";
-  if (cudaMemcpy(d_src.get(), src.data(), src.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+  // On the kernel's stream: a plain cudaMemcpy from pageable memory may return before its DMA
+  // has finished, and a non-blocking stream would not wait for it.
+  if (cudaMemcpyAsync(d_src.get(), src.data(), src.size(), cudaMemcpyHostToDevice, stream.get()) !=
+      cudaSuccess)
     return "upload failed";
 
   SobelPlane in;

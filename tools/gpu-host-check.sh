@@ -53,7 +53,7 @@ fi
 
 if want soak; then
   step "soak"
-  timeout 500 build-gpu/bench/soak 100000 > "$OUT/soak.log" 2>&1
+  timeout 200 build-gpu/bench/soak 100000 > "$OUT/soak.log" 2>&1
   echo "soak rc=$?"; tail -12 "$OUT/soak.log"
 fi
 
