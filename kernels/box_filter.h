@@ -16,7 +16,7 @@ class BoxBlur : public PlaneBlur {
  public:
   // Outputs per thread: each thread sums its first window in full, then slides; longer runs
   // amortise that first sum, shorter ones give more threads and less float drift.
-  static constexpr int kSegment = 256;
+  static constexpr int kSegment = 64;
 
   // Widths are odd, one per pass, per direction.
   Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
