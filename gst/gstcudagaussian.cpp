@@ -47,7 +47,7 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "frame_queue.h"
-#include "gstcudapinnedallocator.h"
+#include "cuda_allocation.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_gaussian_debug);
@@ -503,14 +503,6 @@ gst_cuda_gaussian_stop (GstBaseTransform * trans)
 
 /* ---------------------------------------------------------------- caps and allocation */
 
-static gboolean
-caps_have_cuda_memory (GstCaps * caps)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-}
 
 static gboolean
 gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
@@ -543,7 +535,7 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   /* GStreamer 1.22's CUDA allocator places the V plane of I420/YV12 one row too early when the
    * height is odd (fixed in 1.24): the last U row and the first V row share memory. */
-  if (caps_have_cuda_memory (incaps) && (GST_VIDEO_INFO_HEIGHT (&info) & 1) &&
+  if (gst_cuda_gaussian_caps_have_cuda_memory (incaps) && (GST_VIDEO_INFO_HEIGHT (&info) & 1) &&
       (GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_I420 ||
           GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_YV12))
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
@@ -583,44 +575,11 @@ gst_cuda_gaussian_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED,
   return TRUE;
 }
 
-static GstBufferPool *
-gst_cuda_gaussian_new_pool (GstCudaGaussian * self, GstCaps * caps, guint size,
-    guint min, guint max)
-{
-  if (!caps_have_cuda_memory (caps))
-    return gst_cuda_pinned_pool_new (self->context, caps, size, min, max);
-
-  GstBufferPool *pool = gst_cuda_buffer_pool_new (self->context);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
-/* The pool's own idea of the buffer size (CUDA pools pad their planes). */
-static guint
-pool_buffer_size (GstBufferPool * pool)
-{
-  guint size = 0;
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
-  gst_structure_free (config);
-  return size;
-}
-
 static gboolean
 gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-  GstCaps *caps;
-  GstVideoInfo info;
 
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
@@ -628,75 +587,18 @@ gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
   /* Passthrough: the query went downstream. */
   if (decide_query == NULL)
     return TRUE;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps) || !self->context)
-    return FALSE;
-
-  if (gst_query_get_n_allocation_pools (query) == 0) {
-    GstBufferPool *pool = gst_cuda_gaussian_new_pool (self, caps,
-        GST_VIDEO_INFO_SIZE (&info), 0, 0);
-    if (!pool) {
-      GST_WARNING_OBJECT (self, "could not create a buffer pool to propose");
-      return FALSE;
-    }
-    gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), 0, 0);
-    gst_object_unref (pool);
-  }
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return TRUE;
+  return gst_cuda_gaussian_propose_pool (GST_ELEMENT (self), self->context, query);
 }
 
 /* Output buffers: for CUDA memory a downstream CUDA pool of our context or a new one; for
  * system memory always our pinned pool, so the download is DMA. The base class's default would
  * replace the pool's allocator with downstream's, so the pool is configured here, completely. */
 static gboolean
-gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
+gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-  GstCaps *caps = NULL;
-  GstBufferPool *pool = NULL;
-  GstVideoInfo info;
-  guint size = 0, min = 0, max = 0;
-  gboolean update = FALSE;
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  size = GST_VIDEO_INFO_SIZE (&info);
-
-  if (gst_query_get_n_allocation_pools (query) > 0) {
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-    update = TRUE;
-    if (pool && !(caps_have_cuda_memory (caps) && GST_IS_CUDA_BUFFER_POOL (pool)
-            && GST_CUDA_BUFFER_POOL (pool)->context == self->context))
-      gst_clear_object (&pool);
-    size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
-  }
-
-  if (pool) {
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config (pool, config))
-      gst_clear_object (&pool);
-  }
-  if (!pool)
-    pool = gst_cuda_gaussian_new_pool (self, caps, size, min, max);
-  if (!pool) {
-    GST_ERROR_OBJECT (self, "could not create an output buffer pool");
-    return FALSE;
-  }
-  size = pool_buffer_size (pool);
-
-  if (update)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
+  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query);
 }
 
 /* ---------------------------------------------------------------- streaming */

@@ -46,7 +46,7 @@
 #include <gst/cuda/gstcudautils.h>
 
 #include "device_memory.h"
-#include "gstcudapinnedallocator.h"
+#include "cuda_allocation.h"
 #include "host_registration.h"
 #include "sobel.h"
 
@@ -281,14 +281,6 @@ gst_cuda_sobel_stop (GstBaseTransform * trans)
 
 /* ---------------------------------------------------------------- caps */
 
-static gboolean
-caps_have_cuda_memory (GstCaps * caps)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-}
 
 /* A caps format list ("{ A, B }") as a GValue. */
 static void
@@ -473,69 +465,19 @@ gst_cuda_sobel_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED,
 
 /* ---------------------------------------------------------------- allocation */
 
-static GstBufferPool *
-gst_cuda_sobel_new_pool (GstCudaSobel * self, GstCaps * caps, guint size,
-    guint min, guint max)
-{
-  if (!caps_have_cuda_memory (caps))
-    return gst_cuda_pinned_pool_new (self->context, caps, size, min, max);
-
-  GstBufferPool *pool = gst_cuda_buffer_pool_new (self->context);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
-/* The pool's own idea of the buffer size (CUDA pools pad their planes). */
-static guint
-pool_buffer_size (GstBufferPool * pool)
-{
-  guint size = 0;
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
-  gst_structure_free (config);
-  return size;
-}
-
-/* Upstream gets pinned host buffers (system memory, so the upload is DMA) or CUDA buffers of
- * our context, for the input caps. */
 static gboolean
 gst_cuda_sobel_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-  GstCaps *caps;
-  GstVideoInfo info;
 
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
     return FALSE;
+  /* Passthrough: the query went downstream. */
   if (decide_query == NULL)
     return TRUE;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps) || !self->context)
-    return FALSE;
-
-  if (gst_query_get_n_allocation_pools (query) == 0) {
-    GstBufferPool *pool = gst_cuda_sobel_new_pool (self, caps,
-        GST_VIDEO_INFO_SIZE (&info), 0, 0);
-    if (!pool) {
-      GST_WARNING_OBJECT (self, "could not create a buffer pool to propose");
-      return FALSE;
-    }
-    gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), 0, 0);
-    gst_object_unref (pool);
-  }
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return TRUE;
+  return gst_cuda_gaussian_propose_pool (GST_ELEMENT (self), self->context, query);
 }
 
 /* Output buffers: for CUDA memory a downstream CUDA pool of our context or a new one; for
@@ -544,48 +486,8 @@ static gboolean
 gst_cuda_sobel_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-  GstCaps *caps = NULL;
-  GstBufferPool *pool = NULL;
-  GstVideoInfo info;
-  guint size = 0, min = 0, max = 0;
-  gboolean update = FALSE;
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  size = GST_VIDEO_INFO_SIZE (&info);
-
-  if (gst_query_get_n_allocation_pools (query) > 0) {
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-    update = TRUE;
-    if (pool && !(caps_have_cuda_memory (caps) && GST_IS_CUDA_BUFFER_POOL (pool)
-            && GST_CUDA_BUFFER_POOL (pool)->context == self->context))
-      gst_clear_object (&pool);
-    size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
-  }
-
-  if (pool) {
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config (pool, config))
-      gst_clear_object (&pool);
-  }
-  if (!pool)
-    pool = gst_cuda_sobel_new_pool (self, caps, size, min, max);
-  if (!pool) {
-    GST_ERROR_OBJECT (self, "could not create an output buffer pool");
-    return FALSE;
-  }
-  size = pool_buffer_size (pool);
-
-  if (update)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
+  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query);
 }
 
 /* ---------------------------------------------------------------- streaming */

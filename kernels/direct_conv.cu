@@ -92,13 +92,8 @@ Status DirectConvolution::plan(const PlaneGeometry& g, const std::vector<double>
 Status DirectConvolution::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
                               cudaStream_t stream) const {
   if (!planned_) return Status::invalid("DirectConvolution::run before a successful plan()");
-  if (!src || !dst) return Status::invalid("null source or destination plane");
   const PlaneGeometry& g = geometry_;
-  if (src_pitch < g.row_bytes() || dst_pitch < g.row_bytes())
-    return Status::invalid("pitch is smaller than a row");
-  if ((src_pitch | dst_pitch) % g.bytes_per_sample != 0 ||
-      (reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst)) % g.bytes_per_sample != 0)
-    return Status::invalid("planes and pitches must be aligned to the sample size");
+  CG_TRY(check_run_arguments(g, src, src_pitch, dst, dst_pitch));
   const dim3 block(kTile, kTile), grid((g.width + kTile - 1) / kTile, (g.height + kTile - 1) / kTile);
   const size_t smem = smem_bytes(radius_, g.channels);
   const auto* in = static_cast<const unsigned char*>(src);

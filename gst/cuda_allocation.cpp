@@ -1,0 +1,121 @@
+#include "cuda_allocation.h"
+
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/video/video.h>
+
+#include "gstcudapinnedallocator.h"
+
+gboolean
+gst_cuda_gaussian_caps_have_cuda_memory (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+GstBufferPool *
+gst_cuda_gaussian_pool_new (GstCudaContext * context, GstCaps * caps,
+    guint size, guint min, guint max)
+{
+  if (!gst_cuda_gaussian_caps_have_cuda_memory (caps))
+    return gst_cuda_pinned_pool_new (context, caps, size, min, max);
+
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (context);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* The pool's own idea of the buffer size (CUDA pools pad their planes). */
+static guint
+pool_buffer_size (GstBufferPool * pool)
+{
+  guint size = 0;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  return size;
+}
+
+gboolean
+gst_cuda_gaussian_propose_pool (GstElement * element, GstCudaContext * context,
+    GstQuery * query)
+{
+  GstCaps *caps;
+  GstVideoInfo info;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps) || !context)
+    return FALSE;
+
+  if (gst_query_get_n_allocation_pools (query) == 0) {
+    GstBufferPool *pool = gst_cuda_gaussian_pool_new (context, caps,
+        GST_VIDEO_INFO_SIZE (&info), 0, 0);
+    if (!pool) {
+      GST_WARNING_OBJECT (element, "could not create a buffer pool to propose");
+      return FALSE;
+    }
+    gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), 0, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+gboolean
+gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
+    GstQuery * query)
+{
+  GstCaps *caps = NULL;
+  GstBufferPool *pool = NULL;
+  GstVideoInfo info;
+  guint size = 0, min = 0, max = 0;
+  gboolean update = FALSE;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  size = GST_VIDEO_INFO_SIZE (&info);
+
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+    update = TRUE;
+    /* For system memory always our pinned pool, so the download is DMA. */
+    if (pool && !(gst_cuda_gaussian_caps_have_cuda_memory (caps) &&
+            GST_IS_CUDA_BUFFER_POOL (pool) &&
+            GST_CUDA_BUFFER_POOL (pool)->context == context))
+      gst_clear_object (&pool);
+    size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
+  }
+
+  if (pool) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config))
+      gst_clear_object (&pool);
+  }
+  if (!pool)
+    pool = gst_cuda_gaussian_pool_new (context, caps, size, min, max);
+  if (!pool) {
+    GST_ERROR_OBJECT (element, "could not create an output buffer pool");
+    return FALSE;
+  }
+  size = pool_buffer_size (pool);
+
+  if (update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
