@@ -2,6 +2,9 @@
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+
+#include <cstring>
 
 /* The first ERROR the pipeline posts within @timeout, or NULL after EOS or a timeout. The caller
  * frees the returned error. */
@@ -25,4 +28,23 @@ pipeline_error (const char *description, GstClockTime timeout)
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
   return err;
+}
+
+/* The error a user gets from @element when no CUDA device can be used: RESOURCE/NOT_FOUND saying
+ * "No CUDA device". With a GPU present, a device id that does not exist takes the same path. A
+ * check assertion, so call it from inside a test. */
+static inline void
+check_no_cuda_device_error (const char *element, gboolean have_device)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! %s cuda-device-id=%d ! fakesink", element,
+      have_device ? 4242 : -1);
+  GError *err = pipeline_error (desc, 10 * GST_SECOND);
+  g_free (desc);
+  fail_unless (err != NULL, "no error within 10 s");
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND),
+      "unexpected error: %s", err->message);
+  fail_unless (strstr (err->message, "No CUDA device") != NULL, "%s", err->message);
+  GST_INFO ("error as users see it: %s", err->message);
+  g_error_free (err);
 }
