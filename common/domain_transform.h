@@ -1,0 +1,148 @@
+// Edge-aware recursive filtering in the transformed domain, one sample at a time, for any scalar
+// type T (float on the GPU, double in the CPU references): the CPU reference
+// (reference_edge_aware.cpp) and the future CUDA kernels share these steps. REFERENCE.md §6.
+//
+// Distances are in sample units of the plane (0..255 for 8-bit); sigma_r is in the same units.
+//   RF (Gastal & Oliveira 2011, "Domain Transform", eqs. 11 and 21):
+//     d[n] = 1 + (sigma_s/sigma_r) Σ_c |I_c[n] - I_c[n-1]|,  a = exp(-sqrt(2)/sigma_H),
+//     left→right J[n] += a^{d[n]} (J[n-1] - J[n]),  right→left J[n] += a^{d[n+1]} (J[n+1] - J[n]).
+//   Gaussian (Gastal & Oliveira 2015, non-uniform recursive filtering; seed eq. 4):
+//     Δ[n] = sqrt(1 + (sigma_s/sigma_r)² Σ_c (I_c[n] - I_c[n-1])²); Deriche's 4th-order Gaussian
+//     as two complex first-order terms g[k] = a f[k] + b^Δ g[k-1] + Φ.
+#pragma once
+
+#include <cmath>
+
+#include "border.h"  // CG_HOST_DEVICE
+
+namespace cudagaussian {
+
+// Distance between two neighbouring pixels (pointers to their first channel; channels are
+// interleaved). ratio = sigma_s / sigma_r (0 when sigma_r is infinite: plain recursive filter).
+template <typename T>
+CG_HOST_DEVICE inline T rf_distance(const T* previous, const T* current, int channels, T ratio) {
+  T sum = T(0);
+  for (int c = 0; c < channels; ++c) sum += std::fabs(current[c] - previous[c]);
+  return T(1) + ratio * sum;
+}
+
+// The 2015 spacing: the L2 norm of (1, ratio ΔI) instead of the L1 norm of the 2011 paper.
+template <typename T>
+CG_HOST_DEVICE inline T gaussian_spacing(const T* previous, const T* current, int channels, T ratio) {
+  T sum = T(0);
+  for (int c = 0; c < channels; ++c) {
+    const T diff = current[c] - previous[c];
+    sum += diff * diff;
+  }
+  return std::sqrt(T(1) + ratio * ratio * sum);
+}
+
+// sigma of iteration i (1..N), Domain Transform eq. 14: halves each iteration and the variances
+// add up to sigma_s² (Σ_i 3·4^{N-i}/(4^N-1) = 1), so N passes blur like one of sigma_s.
+template <typename T>
+CG_HOST_DEVICE inline T iteration_sigma(T sigma_s, int iteration, int iterations) {
+  return sigma_s * std::sqrt(T(3)) * std::ldexp(T(1), iterations - iteration) /
+         std::sqrt(std::ldexp(T(1), 2 * iterations) - T(1));
+}
+
+// RF feedback: a two-sided exponential a^|x| with a = exp(-sqrt(2)/sigma) has variance sigma²
+// (continuous x; the sampled one is 2a/(1-a)², slightly less).
+template <typename T>
+CG_HOST_DEVICE inline T rf_feedback(T sigma_h) {
+  return std::exp(-std::sqrt(T(2)) / sigma_h);
+}
+
+// One RF step in either direction: `previous_out` is the neighbour already filtered in the
+// direction of travel, d the distance to it (Domain Transform eq. 21).
+template <typename T>
+CG_HOST_DEVICE inline T rf_step(T a, T d, T previous_out, T current) {
+  return current + std::pow(a, d) * (previous_out - current);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gaussian in the transformed domain
+
+// Just what the recursion needs; std::complex is not usable in device code.
+template <typename T>
+struct DtComplex {
+  T re, im;
+};
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> operator+(DtComplex<T> x, DtComplex<T> y) { return {x.re + y.re, x.im + y.im}; }
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> operator-(DtComplex<T> x, DtComplex<T> y) { return {x.re - y.re, x.im - y.im}; }
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> operator*(DtComplex<T> x, DtComplex<T> y) {
+  return {x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};
+}
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> operator*(DtComplex<T> x, T s) { return {x.re * s, x.im * s}; }
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> operator/(DtComplex<T> x, DtComplex<T> y) {
+  const T n = y.re * y.re + y.im * y.im;
+  return {(x.re * y.re + x.im * y.im) / n, (x.im * y.re - x.re * y.im) / n};
+}
+
+// One complex first-order term of the Gaussian, h_i(x) = a_i b_i^x for x >= 0 (x in samples).
+//   decay = λ_i / sigma, so b^Δ = exp(-decay Δ) in polar form (seed: "complex powers via polar form").
+//   inv_r0 = 1/r_{i,0} = a b / (b-1)², r1 = r_{i,1} = a / (b-1)  (REFERENCE.md §6).
+template <typename T>
+struct DtGaussianTerm {
+  DtComplex<T> a, b, decay, inv_r0, r1;
+};
+
+// Deriche 1993 constants as complex terms: [c0 cos(w x) + c1 sin(w x)] e^{-β x} is
+// Re[(c0 + i c1) e^{-(β + i w) x}], so α = c0 + i c1 and λ = β + i w. With Deriche's
+// c1 = -0.2598 the second α is -0.6803 - 0.2598i (as the seed's code has it; the paper prints
+// +0.2598i). Normalised so that the discrete kernel sums to 1 (γ = Re Σ α (1+b)/(1-b)).
+template <typename T>
+CG_HOST_DEVICE inline void dt_gaussian_terms(T sigma, DtGaussianTerm<T> terms[2]) {
+  const DtComplex<T> alpha[2] = {{T(1.6800), T(3.7350)}, {T(-0.6803), T(-0.2598)}};
+  const DtComplex<T> lambda[2] = {{T(1.783), T(0.6318)}, {T(1.723), T(1.9970)}};
+  const DtComplex<T> one = {T(1), T(0)};
+  T gamma = T(0);
+  for (int i = 0; i < 2; ++i) {
+    terms[i].decay = lambda[i] * (T(1) / sigma);
+    const T m = std::exp(-terms[i].decay.re);
+    terms[i].b = {m * std::cos(terms[i].decay.im), -m * std::sin(terms[i].decay.im)};
+    gamma += (alpha[i] * (one + terms[i].b) / (one - terms[i].b)).re;
+  }
+  for (int i = 0; i < 2; ++i) {
+    DtGaussianTerm<T>& t = terms[i];
+    t.a = alpha[i] * (T(1) / gamma);
+    const DtComplex<T> bm1 = t.b - one;
+    t.inv_r0 = t.a * t.b / (bm1 * bm1);
+    t.r1 = t.a / bm1;
+  }
+}
+
+// b^Δ in polar form.
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> dt_power(const DtGaussianTerm<T>& t, T delta) {
+  const T m = std::exp(-t.decay.re * delta);
+  return {m * std::cos(t.decay.im * delta), -m * std::sin(t.decay.im * delta)};
+}
+
+// Steady state of a constant input f extended beyond the line: a f / (1 - b). Starts both
+// directions (and is Algorithm C's initial condition).
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_steady(const DtGaussianTerm<T>& t, T f) {
+  return t.a * f / DtComplex<T>{T(1) - t.b.re, -t.b.im};
+}
+
+// One step of one term, either direction, including the current sample:
+//   g[k] = a f[k] + b^Δ g[k-1] + Φ,
+//   Φ = [(b^Δ-1)/(r0 Δ) - r1 b] f[k] - [(b^Δ-1)/(r0 Δ) - r1 b^Δ] f[k-1].
+// Φ is the uniform filter run over the input linearly interpolated between f[k-1] and f[k] at
+// unit steps (Σ_{j<Δ} a b^j f(t_k - j), summed in closed form for any real Δ): Φ = 0 at Δ = 1,
+// and a constant input gives a f/(1-b) for any Δ. Derived here; it has the r0, r1 of the seed.
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_step(const DtGaussianTerm<T>& t, T delta, T f_previous,
+                                                    T f_current, DtComplex<T> g_previous) {
+  const DtComplex<T> bd = dt_power(t, delta);
+  const DtComplex<T> ramp = (bd - DtComplex<T>{T(1), T(0)}) * t.inv_r0 * (T(1) / delta);
+  const DtComplex<T> phi = (ramp - t.r1 * t.b) * f_current - (ramp - t.r1 * bd) * f_previous;
+  return t.a * f_current + bd * g_previous + phi;
+}
+
+}  // namespace cudagaussian

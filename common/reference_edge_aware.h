@@ -1,0 +1,35 @@
+// CPU references of the edge-aware recursive blur (REFERENCE.md §6, issue 5): exact, sequential,
+// double precision, built from the steps in domain_transform.h.
+//   N iterations of (horizontal pass over every row, then vertical pass over every column), each
+//   pass left→right then right→left (top→bottom, bottom→top), with sigma_Hi of iteration i.
+//   Edges come from the original image (not the filtered one), from ALL channels of the guide
+//   pixel, and the same distance is applied to every channel of the plane.
+//   sigma_s: spatial sigma in pixels (> 0); sigma_r: range sigma in sample units (> 0; +infinity
+//   gives the plain recursive low-pass); iterations >= 1. std::invalid_argument otherwise.
+// Guided variants: the edges come from a separate guide plane of the SAME width and height (any
+// channel count), e.g. luma for a same-size plane. Subsampled chroma (I420, NV12) needs a guide
+// resampled to its size first; that resampling is not done here.
+#pragma once
+
+#include "plane.h"
+#include "reference_blur.h"
+
+namespace cudagaussian {
+
+// First-order recursive filter of the Domain Transform (Gastal & Oliveira 2011, "RF").
+PlaneValues reference_domain_transform_rf(const PlaneGeometry& g, const PlaneValues& in,
+                                          double sigma_s, double sigma_r, int iterations);
+PlaneValues reference_domain_transform_rf_guided(const PlaneGeometry& g, const PlaneValues& in,
+                                                 const PlaneGeometry& guide_g, const PlaneValues& guide,
+                                                 double sigma_s, double sigma_r, int iterations);
+
+// Gaussian in the transformed domain (Gastal & Oliveira 2015; the seed's complex Deriche form),
+// with the same iteration schedule. At Δ = 1 everywhere it is Deriche's 1993 filter.
+PlaneValues reference_domain_transform_gaussian(const PlaneGeometry& g, const PlaneValues& in,
+                                                double sigma_s, double sigma_r, int iterations);
+PlaneValues reference_domain_transform_gaussian_guided(const PlaneGeometry& g, const PlaneValues& in,
+                                                       const PlaneGeometry& guide_g,
+                                                       const PlaneValues& guide, double sigma_s,
+                                                       double sigma_r, int iterations);
+
+}  // namespace cudagaussian
