@@ -14,9 +14,7 @@
 //
 // Usage: bench_recursive [--csv PATH] [--quick] [--data DIR]. Without a GPU: a skip line, exit 0.
 
-#include <gst/app/gstappsink.h>
 #include <gst/gst.h>
-#include <gst/video/video.h>
 
 #include <cuda_runtime_api.h>
 
@@ -34,6 +32,7 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "quality.h"
+#include "photo.h"
 #include "recursive_filter.h"
 
 using namespace cudagaussian;
@@ -181,57 +180,6 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
 
 // ---- quality -----------------------------------------------------------------------------------
 
-// Decodes an image file to GRAY8 with GStreamer.
-bool load_gray(const std::string& path, int* w, int* h, std::vector<uint8_t>* pixels) {
-  GError* err = nullptr;
-  const std::string desc = "filesrc location=\"" + path +
-                           "\" ! decodebin ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=sink";
-  GstElement* pipeline = gst_parse_launch(desc.c_str(), &err);
-  if (!pipeline) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), err ? err->message : "parse failed");
-    g_clear_error(&err);
-    return false;
-  }
-  GstElement* sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  GstSample* sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 10 * GST_SECOND);
-  bool ok = false;
-  if (sample) {
-    GstVideoInfo info;
-    GstVideoFrame frame;
-    if (gst_video_info_from_caps(&info, gst_sample_get_caps(sample)) &&
-        gst_video_frame_map(&frame, &info, gst_sample_get_buffer(sample), GST_MAP_READ)) {
-      *w = GST_VIDEO_INFO_WIDTH(&info);
-      *h = GST_VIDEO_INFO_HEIGHT(&info);
-      pixels->resize(static_cast<size_t>(*w) * *h);
-      for (int y = 0; y < *h; ++y)
-        std::memcpy(pixels->data() + static_cast<size_t>(y) * *w,
-                    static_cast<const uint8_t*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0)) +
-                        static_cast<size_t>(y) * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0),
-                    *w);
-      gst_video_frame_unmap(&frame);
-      ok = true;
-    }
-    gst_sample_unref(sample);
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(sink);
-  gst_object_unref(pipeline);
-  return ok;
-}
-
-// Mirror-tiles a photo to the target size (no seams: each tile is the mirror of its neighbour).
-std::vector<uint8_t> tile(const std::vector<uint8_t>& img, int w, int h, int tw, int th) {
-  std::vector<uint8_t> out(static_cast<size_t>(tw) * th);
-  auto fold = [](int i, int n) {
-    const int p = 2 * n, m = i % p;
-    return m < n ? m : p - 1 - m;
-  };
-  for (int y = 0; y < th; ++y)
-    for (int x = 0; x < tw; ++x) out[static_cast<size_t>(y) * tw + x] = img[static_cast<size_t>(fold(y, h)) * w + fold(x, w)];
-  return out;
-}
-
 // The exact Gaussian of REFERENCE.md §0 in double, on all host cores (rows, then columns).
 PlaneValues exact_parallel(const std::vector<uint8_t>& img, int w, int h, double sigma) {
   const std::vector<double> taps = gaussian_taps(sigma, exact_radius(sigma));
@@ -285,7 +233,7 @@ bool quality_table(const std::vector<Photo>& photos, const std::vector<double>& 
   std::vector<std::vector<double>> sum(nv, std::vector<double>(sigmas.size())),
       worst(nv, std::vector<double>(sigmas.size(), 1e9)), maxerr(nv, std::vector<double>(sigmas.size()));
   for (const Photo& p : photos) {
-    const std::vector<uint8_t> img = tile(p.pixels, p.w, p.h, tw, th);
+    const std::vector<uint8_t> img = tile_photo(p.pixels, p.w, p.h, 1, tw, th);
     // On the blur's stream: a plain copy from pageable memory may return before its DMA ends.
     if (cudaMemcpy2DAsync(d_src.get(), d_src.pitch(), img.data(), tw, tw, th, cudaMemcpyHostToDevice,
                           stream.get()) != cudaSuccess)
@@ -361,7 +309,7 @@ int main(int argc, char** argv) {
   for (const char* name : {"fruits.jpg", "baboon.jpg", "building.jpg"}) {
     Photo p;
     p.name = name;
-    if (load_gray(data + "/" + name, &p.w, &p.h, &p.pixels)) photos.push_back(std::move(p));
+    if (load_photo(data + "/" + name, "GRAY8", 1, &p.w, &p.h, &p.pixels)) photos.push_back(std::move(p));
   }
   if (photos.empty()) {
     std::printf("\nquality: no photos found in %s\n", data.c_str());

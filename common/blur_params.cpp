@@ -20,6 +20,15 @@ const char* algorithm_name(Algorithm algorithm) {
     case Algorithm::Deriche: return "deriche";
     case Algorithm::Box: return "box";
     case Algorithm::Direct: return "direct";
+    case Algorithm::EdgeAware: return "edge-aware";
+  }
+  return "unknown";
+}
+
+const char* edge_filter_name(EdgeFilter filter) {
+  switch (filter) {
+    case EdgeFilter::Gaussian: return "gaussian";
+    case EdgeFilter::Rf: return "rf";
   }
   return "unknown";
 }

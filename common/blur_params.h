@@ -10,12 +10,20 @@ namespace cudagaussian {
 enum class Border : int { Replicate = 0, Mirror = 1, Reflect = 2 };
 
 // The recursive ones: Young–van Vliet 3rd order (2002 or 1995 coefficients), Deriche 4th order;
-// Box: iterated box passes; Direct: 2D convolution with the outer product of the FIR taps.
+// Box: iterated box passes; Direct: 2D convolution with the outer product of the FIR taps;
+// EdgeAware: recursive filtering in the domain-transformed space (keeps edges).
 enum class Algorithm : int {
-  Auto = 0, Fir = 1, YoungVanVliet = 2, YoungVanVliet1995 = 3, Deriche = 4, Box = 5, Direct = 6
+  Auto = 0, Fir = 1, YoungVanVliet = 2, YoungVanVliet1995 = 3, Deriche = 4, Box = 5, Direct = 6,
+  EdgeAware = 7
 };
+
+// The recursive filter of algorithm=edge-aware (REFERENCE.md §6): the Gaussian in the transformed
+// domain (Gastal & Oliveira 2015, the seed's) or the first-order filter of the Domain Transform
+// (Gastal & Oliveira 2011, "RF": cheaper, an exponential rather than a Gaussian response).
+enum class EdgeFilter : int { Gaussian = 0, Rf = 1 };
 
 const char* border_name(Border border);
 const char* algorithm_name(Algorithm algorithm);
+const char* edge_filter_name(EdgeFilter filter);
 
 }  // namespace cudagaussian

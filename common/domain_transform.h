@@ -13,28 +13,53 @@
 
 #include <cmath>
 
-#include "border.h"  // CG_HOST_DEVICE
+#include "blur_params.h"  // EdgeFilter
+#include "border.h"       // CG_HOST_DEVICE
 
 namespace cudagaussian {
 
+// Pixels have at most four channels. Loops over a pixel's channels run to this bound with the
+// real count as a condition, so that CUDA unrolls them and keeps per-channel state in registers.
+constexpr int kEdgeMaxChannels = 4;
+#ifdef __CUDA_ARCH__
+#define CG_FOR_CHANNELS(c, channels) \
+  _Pragma("unroll") for (int c = 0; c < ::cudagaussian::kEdgeMaxChannels; ++c) if (c < (channels))
+#else
+#define CG_FOR_CHANNELS(c, channels) \
+  for (int c = 0; c < ::cudagaussian::kEdgeMaxChannels; ++c) if (c < (channels))
+#endif
+
 // Distance between two neighbouring pixels (pointers to their first channel; channels are
-// interleaved). ratio = sigma_s / sigma_r (0 when sigma_r is infinite: plain recursive filter).
+// interleaved) over the channels set in `mask` (bit c: channel c; alpha and padding are left
+// out). ratio = sigma_s / sigma_r (0 when sigma_r is infinite: plain recursive filter).
 template <typename T>
-CG_HOST_DEVICE inline T rf_distance(const T* previous, const T* current, int channels, T ratio) {
+CG_HOST_DEVICE inline T rf_distance(const T* previous, const T* current, int channels, T ratio,
+                                    unsigned mask = ~0u) {
   T sum = T(0);
-  for (int c = 0; c < channels; ++c) sum += std::fabs(current[c] - previous[c]);
+  CG_FOR_CHANNELS(c, channels) {
+    if ((mask >> c) & 1u) sum += std::fabs(current[c] - previous[c]);
+  }
   return T(1) + ratio * sum;
 }
 
 // The 2015 spacing: the L2 norm of (1, ratio ΔI) instead of the L1 norm of the 2011 paper.
 template <typename T>
-CG_HOST_DEVICE inline T gaussian_spacing(const T* previous, const T* current, int channels, T ratio) {
+CG_HOST_DEVICE inline T gaussian_spacing(const T* previous, const T* current, int channels, T ratio,
+                                         unsigned mask = ~0u) {
   T sum = T(0);
-  for (int c = 0; c < channels; ++c) {
+  CG_FOR_CHANNELS(c, channels) {
+    if (!((mask >> c) & 1u)) continue;
     const T diff = current[c] - previous[c];
     sum += diff * diff;
   }
   return std::sqrt(T(1) + ratio * ratio * sum);
+}
+
+template <typename T>
+CG_HOST_DEVICE inline T edge_spacing(EdgeFilter filter, const T* previous, const T* current,
+                                     int channels, T ratio, unsigned mask = ~0u) {
+  return filter == EdgeFilter::Rf ? rf_distance(previous, current, channels, ratio, mask)
+                                  : gaussian_spacing(previous, current, channels, ratio, mask);
 }
 
 // sigma of iteration i (1..N), Domain Transform eq. 14: halves each iteration and the variances
@@ -57,6 +82,16 @@ CG_HOST_DEVICE inline T rf_feedback(T sigma_h) {
 template <typename T>
 CG_HOST_DEVICE inline T rf_step(T a, T d, T previous_out, T current) {
   return current + std::pow(a, d) * (previous_out - current);
+}
+
+// The same with the weight a^d = exp(d ln a) computed once for all channels of a pixel.
+template <typename T>
+CG_HOST_DEVICE inline T rf_weight(T log_a, T d) {
+  return std::exp(log_a * d);
+}
+template <typename T>
+CG_HOST_DEVICE inline T rf_apply(T weight, T previous_out, T current) {
+  return current + weight * (previous_out - current);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,13 +171,30 @@ CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_steady(const DtGaussianTerm<T>& t
 // Φ is the uniform filter run over the input linearly interpolated between f[k-1] and f[k] at
 // unit steps (Σ_{j<Δ} a b^j f(t_k - j), summed in closed form for any real Δ): Φ = 0 at Δ = 1,
 // and a constant input gives a f/(1-b) for any Δ. Derived here; it has the r0, r1 of the seed.
+// The weights depend on Δ only, so they are computed once for all channels of a pixel:
+//   g[k] = current f[k] - previous f[k-1] + feedback g[k-1].
+template <typename T>
+struct DtStepWeights {
+  DtComplex<T> feedback, current, previous;
+};
+
+template <typename T>
+CG_HOST_DEVICE inline DtStepWeights<T> dt_gaussian_weights(const DtGaussianTerm<T>& t, T delta) {
+  const DtComplex<T> bd = dt_power(t, delta);
+  const DtComplex<T> ramp = (bd - DtComplex<T>{T(1), T(0)}) * t.inv_r0 * (T(1) / delta);
+  return {bd, t.a + ramp - t.r1 * t.b, ramp - t.r1 * bd};
+}
+
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_apply(const DtStepWeights<T>& w, T f_previous,
+                                                     T f_current, DtComplex<T> g_previous) {
+  return w.current * f_current - w.previous * f_previous + w.feedback * g_previous;
+}
+
 template <typename T>
 CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_step(const DtGaussianTerm<T>& t, T delta, T f_previous,
                                                     T f_current, DtComplex<T> g_previous) {
-  const DtComplex<T> bd = dt_power(t, delta);
-  const DtComplex<T> ramp = (bd - DtComplex<T>{T(1), T(0)}) * t.inv_r0 * (T(1) / delta);
-  const DtComplex<T> phi = (ramp - t.r1 * t.b) * f_current - (ramp - t.r1 * bd) * f_previous;
-  return t.a * f_current + bd * g_previous + phi;
+  return dt_gaussian_apply(dt_gaussian_weights(t, delta), f_previous, f_current, g_previous);
 }
 
 }  // namespace cudagaussian

@@ -11,10 +11,31 @@
 // resampled to its size first; that resampling is not done here.
 #pragma once
 
+#include <vector>
+
+#include "blur_params.h"
 #include "plane.h"
 #include "reference_blur.h"
 
 namespace cudagaussian {
+
+// Transformed distances between neighbouring pixels of a guide, laid out as the planes of
+// edge_aware_lines.h: h[y*w + x] between (x-1, y) and (x, y), v[y*w + x] between (x, y-1) and
+// (x, y). ratio_x = sigma_x / sigma_r for h, ratio_y for v; `mask` picks the guide channels.
+struct EdgeSpacing {
+  int width = 0, height = 0;
+  std::vector<double> h, v;
+};
+EdgeSpacing reference_edge_spacing(const PlaneGeometry& guide_g, const PlaneValues& guide,
+                                   EdgeFilter filter, double ratio_x, double ratio_y,
+                                   unsigned mask = ~0u);
+// The spacing of a plane subsampled by (sx, sy) from the guide's (resampled_spacing()).
+EdgeSpacing resample_edge_spacing(const EdgeSpacing& guide, int width, int height, int sx, int sy);
+
+// The edge-aware blur of one plane over given spacings (same width and height as the plane),
+// sigma_x for the horizontal passes, sigma_y for the vertical ones (> 0, finite).
+PlaneValues reference_edge_aware(const PlaneGeometry& g, const PlaneValues& in, const EdgeSpacing& spacing,
+                                 EdgeFilter filter, double sigma_x, double sigma_y, int iterations);
 
 // First-order recursive filter of the Domain Transform (Gastal & Oliveira 2011, "RF").
 PlaneValues reference_domain_transform_rf(const PlaneGeometry& g, const PlaneValues& in,

@@ -31,11 +31,32 @@ Algorithm FrameBlur::resolve(const BlurSettings& s, const std::vector<PlaneSpec>
   return largest_fir_radius(s, planes) <= kAutoFirMaxRadius ? Algorithm::Fir : Algorithm::Deriche;
 }
 
+BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vector<PlaneSpec>& planes) {
+  BlurSettings s = requested;
+  s.algorithm = resolve(requested, planes);
+  const bool edge_aware = s.algorithm == Algorithm::EdgeAware;
+  if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::OneWay : LineSplit::BlockParallel;
+  if (requested.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
+    s.recursive.split = LineSplit::BlockParallel;  // exact, and the fastest exact split
+  if (s.recursive.kappa < 0.0) s.recursive.kappa = edge_aware ? 2.0 : 3.0;
+  return s;
+}
+
+namespace {
+EdgeAwareSettings edge_aware_settings(const BlurSettings& s) {
+  EdgeAwareSettings e;
+  e.filter = s.edge_filter;
+  e.sigma_r = s.sigma_r;
+  e.iterations = s.iterations;
+  e.split = s.recursive.split;
+  e.segments = s.recursive.segments;
+  e.kappa = s.recursive.kappa;
+  return e;
+}
+}  // namespace
+
 Status FrameBlur::validate(const BlurSettings& settings, const std::vector<PlaneSpec>& planes) {
-  BlurSettings s = settings;
-  s.algorithm = resolve(settings, planes);
-  if (settings.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
-    s.recursive.split = LineSplit::BlockParallel;
+  const BlurSettings s = resolved(settings, planes);
   if (!(s.sigma_x >= 0.0) || !(s.sigma_y >= 0.0) || !std::isfinite(s.sigma_x) ||
       !std::isfinite(s.sigma_y))
     return Status::invalid("sigma must be a finite value >= 0");
@@ -45,6 +66,12 @@ Status FrameBlur::validate(const BlurSettings& settings, const std::vector<Plane
   if (s.algorithm == Algorithm::Box &&
       !(s.box_passes >= kMinBoxPasses && s.box_passes <= kMaxBoxPasses))
     return Status::invalid("box-passes must be between 1 and 6");
+  if (s.algorithm == Algorithm::EdgeAware) {
+    if (s.border != Border::Replicate)
+      return Status::invalid(std::string("algorithm=edge-aware starts up for the replicate border only; "
+                                         "border ") + border_name(s.border) + " is not available with it");
+    return EdgeAwareBlur::validate(edge_aware_settings(s), planes, s.sigma_x, s.sigma_y);
+  }
   for (const PlaneSpec& p : planes) {
     if (!p.geometry.valid() || p.subsample_x < 1 || p.subsample_y < 1)
       return Status::invalid("invalid plane geometry");
@@ -78,10 +105,15 @@ Status FrameBlur::validate(const BlurSettings& settings, const std::vector<Plane
 Status FrameBlur::plan(const BlurSettings& requested, const std::vector<PlaneSpec>& planes) {
   release();
   CG_TRY(validate(requested, planes));
-  BlurSettings settings = requested;
-  settings.algorithm = chosen_ = resolve(requested, planes);
-  if (requested.algorithm == Algorithm::Auto && settings.algorithm == Algorithm::Deriche)
-    settings.recursive.split = LineSplit::BlockParallel;  // exact, and the fastest exact split
+  const BlurSettings settings = resolved(requested, planes);
+  chosen_ = settings.algorithm;
+  if (settings.algorithm == Algorithm::EdgeAware) {
+    auto edge = std::make_unique<EdgeAwareBlur>();
+    CG_TRY(edge->plan(edge_aware_settings(settings), planes, settings.sigma_x, settings.sigma_y));
+    edge_aware_ = std::move(edge);
+    settings_ = requested;
+    return Status::success();
+  }
   for (const PlaneSpec& p : planes) {
     const double sx = plane_sigma(settings.sigma_x, p.subsample_x);
     const double sy = plane_sigma(settings.sigma_y, p.subsample_y);
@@ -126,6 +158,7 @@ Status FrameBlur::plan(const BlurSettings& requested, const std::vector<PlaneSpe
 
 Status FrameBlur::run(const std::vector<DevicePlaneRef>& src,
                       const std::vector<MutableDevicePlaneRef>& dst, cudaStream_t stream) const {
+  if (edge_aware_) return edge_aware_->run(src, dst, stream);
   if (src.size() != filters_.size() || dst.size() != filters_.size())
     return Status::invalid("plane count does not match the plan");
   for (size_t i = 0; i < filters_.size(); ++i)
@@ -133,7 +166,10 @@ Status FrameBlur::run(const std::vector<DevicePlaneRef>& src,
   return Status::success();
 }
 
-void FrameBlur::release() { filters_.clear(); }
+void FrameBlur::release() {
+  filters_.clear();
+  edge_aware_.reset();
+}
 
 bool is_recursive(Algorithm algorithm) {
   return algorithm == Algorithm::YoungVanVliet || algorithm == Algorithm::YoungVanVliet1995 ||

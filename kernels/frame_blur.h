@@ -11,6 +11,8 @@
 
 #include "blur_params.h"
 #include "cuda_status.h"
+#include "edge_aware.h"
+#include "frame_planes.h"
 #include "plane.h"
 #include "plane_blur.h"
 #include "recursive_filter.h"
@@ -23,32 +25,24 @@ struct BlurSettings {
   double sigma_y = 2.0;
   double truncate = 4.0;  // FIR support in sigmas
   Border border = Border::Replicate;
-  RecursiveSettings recursive;  // start-up and line split of the recursive algorithms
+  // Start-up and line split of the recursive algorithms and of edge-aware: split Auto and a
+  // negative kappa resolve per algorithm (resolved()).
+  RecursiveSettings recursive{RecursiveFilter::YoungVanVliet2002, StartUp::Exact, LineSplit::Auto, 0, -1.0};
   int box_passes = 3;           // algorithm=box
+  // algorithm=edge-aware (EdgeAwareSettings): filter, range sigma (8-bit units), iterations.
+  EdgeFilter edge_filter = EdgeFilter::Gaussian;
+  double sigma_r = 30.0;
+  int iterations = 3;
 
   bool operator==(const BlurSettings& o) const {
     return algorithm == o.algorithm && sigma_x == o.sigma_x && sigma_y == o.sigma_y &&
            truncate == o.truncate && border == o.border &&
            recursive.start == o.recursive.start && recursive.split == o.recursive.split &&
            recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa &&
-           box_passes == o.box_passes;
+           box_passes == o.box_passes && edge_filter == o.edge_filter && sigma_r == o.sigma_r &&
+           iterations == o.iterations;
   }
   bool operator!=(const BlurSettings& o) const { return !(*this == o); }
-};
-
-struct PlaneSpec {
-  PlaneGeometry geometry;
-  int subsample_x = 1;  // luma pixels per pixel of this plane, horizontally
-  int subsample_y = 1;
-};
-
-struct DevicePlaneRef {
-  const void* data = nullptr;
-  size_t pitch = 0;
-};
-struct MutableDevicePlaneRef {
-  void* data = nullptr;
-  size_t pitch = 0;
 };
 
 class FrameBlur {
@@ -69,7 +63,7 @@ class FrameBlur {
              cudaStream_t stream) const;
 
   void release();
-  bool planned() const { return !filters_.empty(); }
+  bool planned() const { return !filters_.empty() || edge_aware_ != nullptr; }
   const BlurSettings& settings() const { return settings_; }
   // What algorithm=auto resolved to (the algorithm itself otherwise).
   Algorithm chosen() const { return chosen_; }
@@ -85,10 +79,17 @@ class FrameBlur {
   static constexpr int kAutoFirMaxRadius = 64;
   static Algorithm resolve(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
+  // The settings with algorithm, line split and kappa resolved: split Auto is block-parallel for
+  // the recursive Gaussians (exact, fastest) and one-way (the seed's Algorithm A, exact) for
+  // edge-aware; a negative kappa is 3 for the recursive Gaussians and 2 for edge-aware (the
+  // seed's choice for Algorithm C).
+  static BlurSettings resolved(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
+
  private:
   BlurSettings settings_;
   Algorithm chosen_ = Algorithm::Fir;
   std::vector<std::unique_ptr<PlaneBlur>> filters_;
+  std::unique_ptr<EdgeAwareBlur> edge_aware_;  // algorithm=edge-aware: one object for all planes
 };
 
 // Sigma of a plane along one axis: the frame's sigma over the plane's subsampling.

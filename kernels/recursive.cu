@@ -305,19 +305,10 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   PassPlan p;
   if (!(sigma > 0.0)) return p;
   p.identity = false;
-  switch (s.split) {
-    case LineSplit::OneWay: p.segments = 1; break;
-    case LineSplit::TwoWay: p.segments = std::min(2, length); break;
-    case LineSplit::KWay: {
-      int k = s.segments > 0 ? s.segments : (kKWayTargetThreads + lines - 1) / lines;
-      k = std::max(1, std::min(k, std::max(1, length / kKWayMinSegment)));
-      p.segments = std::min(k, length);
-      break;
-    }
-    case LineSplit::BlockParallel:
-      p.segments = (length + RecursiveBlur::kBlockSegment - 1) / RecursiveBlur::kBlockSegment;
-      break;
-  }
+  if (s.split == LineSplit::BlockParallel)
+    p.segments = (length + RecursiveBlur::kBlockSegment - 1) / RecursiveBlur::kBlockSegment;
+  else
+    p.segments = warm_split_segments(s.split, s.segments, lines, length);
   p.segment = s.split == LineSplit::BlockParallel ? RecursiveBlur::kBlockSegment
                                                   : (length + p.segments - 1) / p.segments;
   p.segments = (length + p.segment - 1) / p.segment;  // no empty segment at the end
@@ -429,12 +420,25 @@ struct RecursiveBlur::Passes {
 RecursiveBlur::RecursiveBlur() = default;
 RecursiveBlur::~RecursiveBlur() = default;
 
+int warm_split_segments(LineSplit split, int segments, int lines, int length) {
+  switch (split) {
+    case LineSplit::TwoWay: return std::min(2, length);
+    case LineSplit::KWay: {
+      int k = segments > 0 ? segments : (kKWayTargetThreads + lines - 1) / lines;
+      k = std::max(1, std::min(k, std::max(1, length / kKWayMinSegment)));
+      return std::min(k, length);
+    }
+    default: return 1;
+  }
+}
+
 const char* line_split_name(LineSplit split) {
   switch (split) {
     case LineSplit::OneWay: return "one-way";
     case LineSplit::TwoWay: return "two-way";
     case LineSplit::KWay: return "k-way";
     case LineSplit::BlockParallel: return "block-parallel";
+    case LineSplit::Auto: return "auto";
   }
   return "unknown";
 }
@@ -450,9 +454,11 @@ Status RecursiveBlur::validate(const RecursiveSettings& settings, double sigma_x
   return Status::success();
 }
 
-Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& settings, double sigma_x,
+Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requested, double sigma_x,
                            double sigma_y) {
   release();
+  RecursiveSettings settings = requested;
+  if (settings.split == LineSplit::Auto) settings.split = LineSplit::BlockParallel;
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   CG_TRY(validate(settings, sigma_x, sigma_y));
   const int row_samples = g.samples_per_row();

@@ -23,8 +23,15 @@
 
 namespace cudagaussian {
 
-enum class LineSplit : int { OneWay = 0, TwoWay = 1, KWay = 2, BlockParallel = 3 };
+// Auto: BlockParallel for these recursive Gaussians (RecursiveBlur::plan resolves it); FrameBlur
+// resolves it per algorithm.
+enum class LineSplit : int { OneWay = 0, TwoWay = 1, KWay = 2, BlockParallel = 3, Auto = 4 };
 const char* line_split_name(LineSplit split);
+
+// Pieces per line of the warmed-up splits: OneWay 1, TwoWay 2, KWay `segments`, or with
+// segments = 0 enough for about 65536 threads per pass; never pieces shorter than 16 samples
+// (unless the line is shorter) or more pieces than samples. 1 for any other split.
+int warm_split_segments(LineSplit split, int segments, int lines, int length);
 
 struct RecursiveSettings {
   RecursiveFilter filter = RecursiveFilter::YoungVanVliet2002;

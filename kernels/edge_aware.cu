@@ -1,0 +1,309 @@
+// Edge-aware recursive blur kernels (edge_aware.h). Per frame:
+//   guide spacing   plane 0's transformed distances h, v (once; edges of the original frame);
+//   per plane:      resampled spacings (planes other than 0), load to float, then per iteration
+//                   a horizontal and a vertical pass, each a causal and an anticausal launch
+//                   (a segment's anticausal warm-up reads the causal results of the next
+//                   segment, so the two halves need a grid-wide barrier), and a final store.
+// A thread owns one (line, segment) and runs common/edge_aware_lines.h on it, all channels of a
+// pixel together (they share the spacing). Consecutive threads take consecutive lines, so the
+// vertical passes read consecutive pixels of a row together.
+
+#include "edge_aware.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "edge_aware_lines.h"
+#include "plane_blur.h"  // check_run_arguments
+
+namespace cudagaussian {
+namespace {
+
+constexpr int kThreads = 128;
+constexpr dim3 kBlock2d(32, 8);
+
+// One direction of one iteration.
+struct PassParams {
+  float log_a;                     // RF: ln a = -sqrt(2) / sigma_H
+  DtGaussianTerm<float> terms[2];  // Gaussian
+  float extent;                    // Algorithm C warm-up: kappa x sigma_H of transformed distance
+  int segments;                    // per line (1: Algorithm A)
+};
+
+struct PlanePlan {
+  PlaneGeometry g;
+  int subsample_x = 1, subsample_y = 1;
+  std::vector<PassParams> x, y;  // per iteration
+};
+
+DtComplex<float> to_float(DtComplex<double> c) { return {static_cast<float>(c.re), static_cast<float>(c.im)}; }
+
+PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int length) {
+  PassParams p{};
+  p.log_a = static_cast<float>(-std::sqrt(2.0) / sigma_h);
+  DtGaussianTerm<double> terms[2];
+  dt_gaussian_terms(sigma_h, terms);  // in double, then rounded once
+  for (int i = 0; i < 2; ++i)
+    p.terms[i] = {to_float(terms[i].a), to_float(terms[i].b), to_float(terms[i].decay),
+                  to_float(terms[i].inv_r0), to_float(terms[i].r1)};
+  p.extent = static_cast<float>(s.kappa * sigma_h);
+  // OneWay 1 (Algorithm A); TwoWay, KWay: Algorithm C (BlockParallel is refused by validate()).
+  p.segments = warm_split_segments(s.split, s.segments, lines, length);
+  return p;
+}
+
+dim3 grid_2d(int width, int height) {
+  return dim3((width + kBlock2d.x - 1) / kBlock2d.x, (height + kBlock2d.y - 1) / kBlock2d.y);
+}
+
+// ---- kernels ----------------------------------------------------------------------------------
+
+template <typename T>
+__global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, unsigned mask,
+                                     EdgeFilter filter, float ratio_x, float ratio_y, float* h, float* v) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.width || y >= g.height) return;
+  auto load = [&](int xx, int yy, int c) {
+    return static_cast<float>(src[static_cast<size_t>(yy) * pitch + static_cast<size_t>(xx) * g.channels + c] >>
+                              g.shift);
+  };
+  const size_t i = static_cast<size_t>(y) * g.width + x;
+  h[i] = guide_spacing(filter, true, x, y, g.channels, mask, ratio_x, load);
+  v[i] = guide_spacing(filter, false, x, y, g.channels, mask, ratio_y, load);
+}
+
+__global__ void resample_spacing_kernel(const float* guide_h, const float* guide_v, int guide_width,
+                                        int guide_height, int width, int height, int sx, int sy,
+                                        float* h, float* v) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height) return;
+  const size_t i = static_cast<size_t>(y) * width + x;
+  h[i] = resampled_spacing(guide_h, guide_width, guide_height, true, x, y, sx, sy);
+  v[i] = resampled_spacing(guide_v, guide_width, guide_height, false, x, y, sx, sy);
+}
+
+template <typename T>
+__global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, int height, int shift,
+                                  float* work) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= row_samples || y >= height) return;
+  work[static_cast<size_t>(y) * row_samples + x] = static_cast<float>(src[static_cast<size_t>(y) * pitch + x] >> shift);
+}
+
+template <typename T>
+__global__ void store_plane_kernel(const float* work, int row_samples, int height, int shift,
+                                   float max_value, T* dst, size_t pitch) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= row_samples || y >= height) return;
+  const float r = fminf(fmaxf(floorf(work[static_cast<size_t>(y) * row_samples + x] + 0.5f), 0.0f), max_value);
+  dst[static_cast<size_t>(y) * pitch + x] = static_cast<T>(static_cast<unsigned>(r) << shift);
+}
+
+// Where this thread's (line, segment) lies; false past the last one or for an empty segment.
+struct PassShape {
+  bool horizontal;
+  int width, height, channels;
+  size_t pitch;  // elements per row of the float planes
+  const float* spacing;
+};
+__device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<float>& l, int& s0, int& s1) {
+  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lines = s.horizontal ? s.height : s.width;
+  if (t >= static_cast<long>(lines) * segments) return false;
+  const int line = static_cast<int>(t % lines), seg = static_cast<int>(t / lines);
+  l = edge_line(s.horizontal, line, s.width, s.height, s.channels, s.pitch, s.spacing);
+  edge_segment_bounds(l.length, segments, seg, s0, s1);
+  return s0 < s1;
+}
+
+template <EdgeFilter kFilter>
+__global__ void __launch_bounds__(kThreads)
+causal_kernel(PassShape shape, PassParams p, const float* in, float* mid) {
+  EdgeLine<float> l;
+  int s0, s1;
+  if (!pass_item(shape, p.segments, l, s0, s1)) return;
+  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_causal(l, in, mid, p.log_a, s0, s1, p.extent);
+  else edge_gaussian_causal(l, in, mid, p.terms, s0, s1, p.extent);
+}
+
+template <EdgeFilter kFilter>
+__global__ void __launch_bounds__(kThreads)
+anticausal_kernel(PassShape shape, PassParams p, const float* in, const float* mid, float* out) {
+  EdgeLine<float> l;
+  int s0, s1;
+  if (!pass_item(shape, p.segments, l, s0, s1)) return;
+  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_anticausal(l, mid, out, p.log_a, s0, s1, p.extent);
+  else edge_gaussian_anticausal(l, in, mid, out, p.terms, s0, s1, p.extent);
+}
+
+// in -> out through mid, one direction of one iteration.
+template <EdgeFilter kFilter>
+void launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
+                 cudaStream_t stream) {
+  const long threads = static_cast<long>(shape.horizontal ? shape.height : shape.width) * p.segments;
+  const unsigned blocks = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
+  causal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid);
+  anticausal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+}
+
+template <typename T>
+Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t src_pitch, void* dst,
+                 size_t dst_pitch, const float* h, const float* v, float* a, float* b, float* mid,
+                 cudaStream_t stream) {
+  const PlaneGeometry& g = pp.g;
+  const int row_samples = g.samples_per_row();
+  const dim3 grid = grid_2d(row_samples, g.height);
+  load_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(static_cast<const T*>(src), src_pitch / sizeof(T),
+                                                      row_samples, g.height, g.shift, a);
+  const PassShape across{true, g.width, g.height, g.channels, static_cast<size_t>(row_samples), h};
+  const PassShape down{false, g.width, g.height, g.channels, static_cast<size_t>(row_samples), v};
+  for (size_t i = 0; i < pp.x.size(); ++i) {
+    if (filter == EdgeFilter::Rf) {
+      launch_pass<EdgeFilter::Rf>(across, pp.x[i], a, mid, b, stream);
+      launch_pass<EdgeFilter::Rf>(down, pp.y[i], b, mid, a, stream);
+    } else {
+      launch_pass<EdgeFilter::Gaussian>(across, pp.x[i], a, mid, b, stream);
+      launch_pass<EdgeFilter::Gaussian>(down, pp.y[i], b, mid, a, stream);
+    }
+  }
+  store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(a, row_samples, g.height, g.shift,
+                                                       static_cast<float>(g.max_value()),
+                                                       static_cast<T*>(dst), dst_pitch / sizeof(T));
+  return launch_check();
+}
+
+size_t pixels(const PlaneGeometry& g) { return static_cast<size_t>(g.width) * g.height; }
+
+}  // namespace
+
+struct EdgeAwareBlur::Plan {
+  EdgeAwareSettings settings;
+  std::vector<PlanePlan> planes;
+  float ratio_x = 0.0f, ratio_y = 0.0f;
+  unsigned mask = ~0u;
+};
+
+EdgeAwareBlur::EdgeAwareBlur() = default;
+EdgeAwareBlur::~EdgeAwareBlur() = default;
+
+Status EdgeAwareBlur::validate(const EdgeAwareSettings& s, const std::vector<PlaneSpec>& planes,
+                               double sigma_x, double sigma_y) {
+  if (planes.empty()) return Status::invalid("a frame needs at least one plane");
+  for (double sigma : {sigma_x, sigma_y})
+    if (!(sigma > 0.0 && sigma <= kMaxSigma))
+      return Status::invalid("algorithm=edge-aware needs sigma and sigma-y above 0 and at most 1000");
+  if (!(s.sigma_r > 0.0)) return Status::invalid("sigma-r must be > 0");
+  if (s.iterations < 1 || s.iterations > kMaxIterations)
+    return Status::invalid("iterations must be between 1 and 10");
+  if (s.split == LineSplit::BlockParallel)
+    return Status::invalid("partitions=block-parallel is not available for algorithm=edge-aware; use "
+                           "one-way (Algorithm A, exact), two-way or k-way (Algorithm C, see kappa)");
+  if (!(s.kappa >= 0.0 && s.kappa <= 100.0)) return Status::invalid("kappa must be between 0 and 100 sigmas");
+  if (s.segments < 0) return Status::invalid("segments must be >= 0");
+  for (const PlaneSpec& p : planes)
+    if (!p.geometry.valid() || p.subsample_x < 1 || p.subsample_y < 1)
+      return Status::invalid("invalid plane geometry");
+  const PlaneGeometry& g0 = planes[0].geometry;
+  if ((planes[0].edge_channels & ((1u << g0.channels) - 1u)) == 0)
+    return Status::invalid("the guide plane has no channel that carries edges");
+  return Status::success();
+}
+
+Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSpec>& planes, double sigma_x,
+                           double sigma_y) {
+  release();
+  CG_TRY(validate(s, planes, sigma_x, sigma_y));
+  auto plan = std::make_unique<Plan>();
+  plan->settings = s;
+  const PlaneGeometry& g0 = planes[0].geometry;
+  // sigma_r in plane 0's sample units; spacings are computed in luma pixels of plane 0.
+  const double sigma_r = s.sigma_r * g0.max_value() / 255.0;
+  plan->ratio_x = static_cast<float>(sigma_x / sigma_r);
+  plan->ratio_y = static_cast<float>(sigma_y / sigma_r);
+  plan->mask = planes[0].edge_channels;
+  size_t work = 0, other = 0;
+  for (size_t i = 0; i < planes.size(); ++i) {
+    const PlaneSpec& spec = planes[i];
+    PlanePlan pp;
+    pp.g = spec.geometry;
+    pp.subsample_x = spec.subsample_x;
+    pp.subsample_y = spec.subsample_y;
+    const double sx = sigma_x / spec.subsample_x, sy = sigma_y / spec.subsample_y;
+    for (int it = 1; it <= s.iterations; ++it) {
+      pp.x.push_back(make_pass(s, iteration_sigma(sx, it, s.iterations), pp.g.height, pp.g.width));
+      pp.y.push_back(make_pass(s, iteration_sigma(sy, it, s.iterations), pp.g.width, pp.g.height));
+    }
+    work = std::max(work, pixels(pp.g) * pp.g.channels);
+    if (i > 0) other = std::max(other, pixels(pp.g));
+    plan->planes.push_back(std::move(pp));
+  }
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_}) CG_TRY(b->reserve(work * sizeof(float)));
+  for (DeviceBuffer* b : {&guide_h_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
+  if (other > 0)
+    for (DeviceBuffer* b : {&plane_h_, &plane_v_}) CG_TRY(b->reserve(other * sizeof(float)));
+  // NaN everywhere: a read of a value no kernel wrote shows up in every test. Once per plan.
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_v_, &plane_h_, &plane_v_})
+    if (b->get()) CG_CUDA_TRY(cudaMemset(b->get(), 0xff, b->size()));
+  // cudaMemset runs on the legacy stream, which non-blocking streams do not wait for.
+  CG_CUDA_TRY(cudaStreamSynchronize(nullptr));
+  plan_ = std::move(plan);
+  return Status::success();
+}
+
+Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst,
+                          cudaStream_t stream) const {
+  if (!plan_) return Status::invalid("EdgeAwareBlur::run before a successful plan()");
+  const std::vector<PlanePlan>& planes = plan_->planes;
+  if (src.size() != planes.size() || dst.size() != planes.size())
+    return Status::invalid("plane count does not match the plan");
+  for (size_t i = 0; i < planes.size(); ++i)
+    CG_TRY(check_run_arguments(planes[i].g, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch));
+
+  const PlaneGeometry& g0 = planes[0].g;
+  auto* guide_h = static_cast<float*>(guide_h_.get());
+  auto* guide_v = static_cast<float*>(guide_v_.get());
+  const EdgeFilter filter = plan_->settings.filter;
+  if (g0.bytes_per_sample == 1)
+    guide_spacing_kernel<uint8_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
+        static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask, filter, plan_->ratio_x,
+        plan_->ratio_y, guide_h, guide_v);
+  else
+    guide_spacing_kernel<uint16_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
+        static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t), g0, plan_->mask, filter,
+        plan_->ratio_x, plan_->ratio_y, guide_h, guide_v);
+  CG_TRY(launch_check());
+
+  auto* a = static_cast<float*>(work_a_.get());
+  auto* b = static_cast<float*>(work_b_.get());
+  auto* mid = static_cast<float*>(mid_.get());
+  for (size_t i = 0; i < planes.size(); ++i) {
+    const PlanePlan& pp = planes[i];
+    const float* h = guide_h;
+    const float* v = guide_v;
+    if (i > 0) {
+      auto* ph = static_cast<float*>(plane_h_.get());
+      auto* pv = static_cast<float*>(plane_v_.get());
+      resample_spacing_kernel<<<grid_2d(pp.g.width, pp.g.height), kBlock2d, 0, stream>>>(
+          guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, ph,
+          pv);
+      h = ph;
+      v = pv;
+    }
+    if (pp.g.bytes_per_sample == 1)
+      CG_TRY(run_plane<uint8_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, h, v, a, b,
+                                mid, stream));
+    else
+      CG_TRY(run_plane<uint16_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, h, v, a,
+                                 b, mid, stream));
+  }
+  return Status::success();
+}
+
+void EdgeAwareBlur::release() {
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_v_, &plane_h_, &plane_v_}) b->release();
+  plan_.reset();
+}
+
+}  // namespace cudagaussian

@@ -1,0 +1,72 @@
+// Edge-aware recursive blur of a whole frame (algorithm=edge-aware; REFERENCE.md §6, Ferreira,
+// Gastal, Schnorr and Navaux): N iterations of a horizontal then a vertical recursive pass in
+// the domain-transformed space, where neighbours across an edge are far apart.
+//
+// Edge rule: plane 0 guides every plane. RGB(A) formats are one plane and their colour channels
+// (PlaneSpec::edge_channels, not alpha or padding) make the edges; GRAY is its own guide; for YUV
+// the luma plane guides the chroma planes, whose spacings are the luma ones resampled to their
+// grid (resampled_spacing() in common/edge_aware_lines.h), so every plane keeps the same edges.
+//
+// Splitting (LineSplit): OneWay is the seed's Algorithm A (a whole line per thread, exact);
+// TwoWay and KWay are Algorithm C (segments warmed up over kappa x sigma of transformed
+// distance; approximate). BlockParallel is not offered for this filter.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "blur_params.h"
+#include "cuda_status.h"
+#include "device_memory.h"
+#include "frame_planes.h"
+#include "recursive_filter.h"  // LineSplit
+
+namespace cudagaussian {
+
+struct EdgeAwareSettings {
+  EdgeFilter filter = EdgeFilter::Gaussian;
+  // Range sigma in 8-bit sample units (0..255), whatever the depth: planes of more bits scale it
+  // by their maximum / 255, so a value means the same contrast in every format.
+  double sigma_r = 30.0;
+  int iterations = 3;
+  LineSplit split = LineSplit::OneWay;
+  int segments = 0;    // KWay: pieces per line (0 = enough to fill the GPU)
+  double kappa = 2.0;  // TwoWay / KWay warm-up, in sigmas of transformed distance
+};
+
+class EdgeAwareBlur {
+ public:
+  static constexpr double kMaxSigma = 1000.0;
+  static constexpr int kMaxIterations = 10;
+
+  EdgeAwareBlur();
+  ~EdgeAwareBlur();
+  EdgeAwareBlur(const EdgeAwareBlur&) = delete;
+  EdgeAwareBlur& operator=(const EdgeAwareBlur&) = delete;
+
+  // Checks settings and planes without touching the GPU (sigmas are the frame's, in luma pixels).
+  static Status validate(const EdgeAwareSettings& settings, const std::vector<PlaneSpec>& planes,
+                         double sigma_x, double sigma_y);
+
+  // Per-iteration coefficients and scratch, with the CUDA context current; not per frame.
+  Status plan(const EdgeAwareSettings& settings, const std::vector<PlaneSpec>& planes, double sigma_x,
+              double sigma_y);
+
+  // One entry per plane, as planned; src and dst must not overlap. Enqueues on `stream`.
+  Status run(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst,
+             cudaStream_t stream) const;
+
+  void release();
+
+  struct Plan;  // per-plane launch parameters (edge_aware.cu)
+
+ private:
+  std::unique_ptr<Plan> plan_;
+  DeviceBuffer work_a_, work_b_, mid_;  // float planes, the largest plane's size
+  DeviceBuffer guide_h_, guide_v_;      // plane 0's spacings
+  DeviceBuffer plane_h_, plane_v_;      // another plane's spacings, resampled from plane 0's
+};
+
+}  // namespace cudagaussian
