@@ -16,6 +16,11 @@
  * Chroma planes are blurred with sigma divided by their subsampling, so the blur has the same
  * size on screen in every plane. All channels, alpha included, are blurred.
  *
+ * algorithm=edge-aware blurs within regions and keeps edges (sigma-r sets the contrast that
+ * counts as one): edges come from the colour channels of RGB formats (not alpha), from the
+ * luma plane for YUV formats (applied to the chroma planes at their resolution), and from the
+ * plane itself for GRAY.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudagaussian sigma=5 ! videoconvert ! autovideosink
@@ -26,6 +31,9 @@
  * |[
  * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! "video/x-raw(memory:CUDAMemory)" ! cudagaussian sigma=8 ! nvh264enc ! h264parse ! mp4mux ! filesink location=out.mp4
  * ]| Decode, blur and encode without leaving the GPU (needs a GPU with NVENC).
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! cudagaussian algorithm=edge-aware sigma=12 sigma-r=25 ! videoconvert ! autovideosink
+ * ]| Smooth a camera picture while keeping faces and text sharp.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -70,6 +78,9 @@ enum
   PROP_SEGMENTS,
   PROP_KAPPA,
   PROP_BOX_PASSES,
+  PROP_SIGMA_R,
+  PROP_ITERATIONS,
+  PROP_EDGE_FILTER,
 };
 
 #define MAX_SIGMA 250.0
@@ -81,10 +92,14 @@ enum
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 #define DEFAULT_START_UP cg::StartUp::Exact
-#define DEFAULT_PARTITIONS cg::LineSplit::BlockParallel
+#define DEFAULT_PARTITIONS cg::LineSplit::Auto
 #define DEFAULT_SEGMENTS 0
-#define DEFAULT_KAPPA 3.0
+#define DEFAULT_KAPPA -1.0
 #define DEFAULT_BOX_PASSES 3
+#define DEFAULT_SIGMA_R 30.0
+#define MAX_SIGMA_R 100000.0
+#define DEFAULT_ITERATIONS 3
+#define DEFAULT_EDGE_FILTER cg::EdgeFilter::Gaussian
 #define MAX_SEGMENTS 4096
 #define MAX_FRAMES_IN_FLIGHT 8
 /* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
@@ -105,6 +120,9 @@ struct _GstCudaGaussian
   guint frames_in_flight;
   cg::RecursiveSettings recursive;
   gint box_passes;
+  gdouble sigma_r;
+  guint iterations;
+  cg::EdgeFilter edge_filter;
 
   /* streaming state */
   GstCudaContext *context;
@@ -141,6 +159,9 @@ gst_cuda_gaussian_algorithm_get_type (void)
     {(gint) cg::Algorithm::Direct,
         "Direct 2D convolution with the FIR taps (a baseline; radius at most 16)",
         "direct"},
+    {(gint) cg::Algorithm::EdgeAware,
+        "Edge-aware: recursive blur in the domain-transformed space (sigma-r, iterations, "
+          "edge-filter); keeps edges sharp", "edge-aware"},
     {0, NULL, NULL},
   };
 
@@ -198,18 +219,45 @@ gst_cuda_gaussian_partitions_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {(gint) cg::LineSplit::OneWay, "One GPU thread per line (few threads)", "one-way"},
+    {(gint) cg::LineSplit::Auto,
+        "block-parallel for the recursive Gaussians, one-way for edge-aware", "auto"},
+    {(gint) cg::LineSplit::OneWay,
+        "One GPU thread per line (few threads; edge-aware: Algorithm A)", "one-way"},
     {(gint) cg::LineSplit::TwoWay,
-        "Each line in two halves, the second warmed up over kappa x sigma pixels", "two-way"},
+        "Each line in two halves, the second warmed up over kappa x sigma pixels "
+          "(edge-aware: Algorithm C)", "two-way"},
     {(gint) cg::LineSplit::KWay,
-        "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels", "k-way"},
+        "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels "
+          "(edge-aware: Algorithm C)", "k-way"},
     {(gint) cg::LineSplit::BlockParallel,
-        "Short segments joined exactly through carries (Nehab et al. 2011)", "block-parallel"},
+        "Short segments joined exactly through carries (Nehab et al. 2011; not for "
+          "edge-aware)", "block-parallel"},
     {0, NULL, NULL},
   };
 
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstCudaGaussianPartitions", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_edge_filter_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::EdgeFilter::Gaussian,
+        "Gaussian in the transformed domain (Gastal & Oliveira 2015; the seed's complex "
+          "Deriche form)", "gaussian"},
+    {(gint) cg::EdgeFilter::Rf,
+        "First-order recursive filter of the Domain Transform (Gastal & Oliveira 2011); "
+          "cheaper, exponential response", "rf"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianEdgeFilter", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -261,6 +309,9 @@ gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
   s.border = self->border;
   s.recursive = self->recursive;
   s.box_passes = self->box_passes;
+  s.sigma_r = self->sigma_r;
+  s.iterations = (int) self->iterations;
+  s.edge_filter = self->edge_filter;
   GST_OBJECT_UNLOCK (self);
   return s;
 }
@@ -308,6 +359,15 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BOX_PASSES:
       self->box_passes = g_value_get_int (value);
+      break;
+    case PROP_SIGMA_R:
+      self->sigma_r = g_value_get_double (value);
+      break;
+    case PROP_ITERATIONS:
+      self->iterations = g_value_get_uint (value);
+      break;
+    case PROP_EDGE_FILTER:
+      self->edge_filter = (cg::EdgeFilter) g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -362,6 +422,15 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
       break;
     case PROP_BOX_PASSES:
       g_value_set_int (value, self->box_passes);
+      break;
+    case PROP_SIGMA_R:
+      g_value_set_double (value, self->sigma_r);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_uint (value, self->iterations);
+      break;
+    case PROP_EDGE_FILTER:
+      g_value_set_enum (value, (gint) self->edge_filter);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -793,9 +862,10 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           GST_TYPE_CUDA_GAUSSIAN_START_UP, (gint) DEFAULT_START_UP, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_PARTITIONS,
       g_param_spec_enum ("partitions", "Partitions",
-          "How the recursive algorithms split each line over GPU threads "
-          "(block-parallel is exact and the fastest; two-way and k-way are "
-          "approximate, see kappa)", GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
+          "How the recursive and edge-aware algorithms split each line over GPU "
+          "threads (block-parallel is exact and the fastest for the recursive "
+          "Gaussians; one-way is exact; two-way and k-way are approximate, see "
+          "kappa)", GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
           (gint) DEFAULT_PARTITIONS, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_SEGMENTS,
       g_param_spec_uint ("segments", "Segments",
@@ -804,12 +874,31 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   g_object_class_install_property (gobject_class, PROP_KAPPA,
       g_param_spec_double ("kappa", "Kappa",
           "Warm-up before each piece of a two-way or k-way line, in sigmas (the "
-          "error falls like exp(-1.7 kappa))", 0.0, 100.0, DEFAULT_KAPPA, live));
+          "error falls like exp(-1.7 kappa)); for edge-aware in sigmas of "
+          "transformed distance, so edges shorten it; -1 = auto: 3 for the "
+          "recursive Gaussians, 2 for edge-aware", -1.0, 100.0, DEFAULT_KAPPA, live));
 
   g_object_class_install_property (gobject_class, PROP_BOX_PASSES,
       g_param_spec_int ("box-passes", "Box passes",
           "Box passes per direction for algorithm=box (more passes: closer to a "
           "Gaussian)", cg::kMinBoxPasses, cg::kMaxBoxPasses, DEFAULT_BOX_PASSES,
+          mutable_playing));
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA_R,
+      g_param_spec_double ("sigma-r", "Range sigma",
+          "algorithm=edge-aware: contrast, in 8-bit levels (0-255, whatever the "
+          "format's depth), that counts as an edge; smaller keeps more edges, "
+          "large values blur like a plain Gaussian", 0.1, MAX_SIGMA_R,
+          DEFAULT_SIGMA_R, live));
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_uint ("iterations", "Iterations",
+          "algorithm=edge-aware: horizontal+vertical pass pairs, with sigmas that "
+          "add up to sigma (more: fewer streaks along edges, 3 suffice)", 1,
+          10, DEFAULT_ITERATIONS, mutable_playing));
+  g_object_class_install_property (gobject_class, PROP_EDGE_FILTER,
+      g_param_spec_enum ("edge-filter", "Edge filter",
+          "algorithm=edge-aware: the recursive filter run in the transformed domain",
+          GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER, (gint) DEFAULT_EDGE_FILTER,
           mutable_playing));
 
   gst_element_class_set_static_metadata (element_class,
@@ -847,6 +936,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER,
+      (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
       "CUDA Gaussian blur");
 }
@@ -866,6 +957,9 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->recursive.segments = DEFAULT_SEGMENTS;
   self->recursive.kappa = DEFAULT_KAPPA;
   self->box_passes = DEFAULT_BOX_PASSES;
+  self->sigma_r = DEFAULT_SIGMA_R;
+  self->iterations = DEFAULT_ITERATIONS;
+  self->edge_filter = DEFAULT_EDGE_FILTER;
   self->depth = 1;
   gst_video_info_init (&self->info);
   gst_cuda_gaussian_update_passthrough (self);

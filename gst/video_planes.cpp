@@ -42,6 +42,14 @@ gst_cuda_gaussian_plane_specs (const GstVideoInfo * info,
     spec.subsample_y = 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
     if (!spec.geometry.valid ())
       return FALSE;
+    /* Edge-aware guide: the R, G and B samples of an RGB pixel, not alpha or padding. */
+    if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo)) {
+      spec.edge_channels = 0;
+      for (guint c = 0; c < 3 && c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++)
+        if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) == plane)
+          spec.edge_channels |=
+              1u << (GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / (guint) bytes);
+    }
     specs->push_back (spec);
   }
   return !specs->empty ();

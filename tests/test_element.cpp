@@ -99,6 +99,52 @@ GST_START_TEST (test_property_ranges)
 }
 GST_END_TEST;
 
+GST_START_TEST (test_edge_aware_properties)
+{
+  GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+
+  gdouble sigma_r, kappa;
+  guint iterations;
+  gint edge_filter, partitions;
+  g_object_get (e, "sigma-r", &sigma_r, "iterations", &iterations, "edge-filter",
+      &edge_filter, "kappa", &kappa, "partitions", &partitions, NULL);
+  fail_unless_equals_float (sigma_r, 30.0);
+  fail_unless_equals_int (iterations, 3);
+  fail_unless_equals_int (edge_filter, 0);      /* gaussian */
+  fail_unless_equals_float (kappa, -1.0);       /* auto: 3 recursive, 2 edge-aware */
+  fail_unless_equals_int (partitions, 4);       /* auto */
+
+  check_double_clamped (klass, "sigma-r", 0.0, 0.1);
+  check_double_clamped (klass, "sigma-r", 1e6, 100000.0);
+  check_double_clamped (klass, "kappa", -2.0, -1.0);
+  check_double_clamped (klass, "kappa", 100.0, 100.0);
+  GParamSpec *it = g_object_class_find_property (klass, "iterations");
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_UINT);
+  g_value_set_uint (&v, 11);
+  fail_unless (g_param_value_validate (it, &v));
+  fail_unless_equals_int (g_value_get_uint (&v), 10);
+  g_value_set_uint (&v, 0);
+  fail_unless (g_param_value_validate (it, &v));
+  fail_unless_equals_int (g_value_get_uint (&v), 1);
+  g_value_unset (&v);
+  fail_unless (g_object_class_find_property (klass,
+          "sigma-r")->flags & GST_PARAM_CONTROLLABLE);
+
+  gst_util_set_object_arg (G_OBJECT (e), "algorithm", "edge-aware");
+  gst_util_set_object_arg (G_OBJECT (e), "edge-filter", "rf");
+  gst_util_set_object_arg (G_OBJECT (e), "partitions", "k-way");
+  gint algorithm;
+  g_object_get (e, "algorithm", &algorithm, "edge-filter", &edge_filter,
+      "partitions", &partitions, NULL);
+  fail_unless_equals_int (algorithm, 7);
+  fail_unless_equals_int (edge_filter, 1);
+  fail_unless_equals_int (partitions, 2);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
 GST_START_TEST (test_caps_accepted_for_every_format)
 {
   GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
@@ -171,6 +217,7 @@ cudagaussian_element_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registered_with_defaults);
   tcase_add_test (tc, test_property_ranges);
+  tcase_add_test (tc, test_edge_aware_properties);
   tcase_add_test (tc, test_caps_accepted_for_every_format);
   tcase_add_test (tc, test_passthrough_only_at_zero_sigma);
   tcase_add_test (tc, test_error_without_cuda_device);

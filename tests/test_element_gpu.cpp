@@ -17,6 +17,7 @@
 #include "fir_taps.h"
 #include "pipeline_error.h"
 #include "reference_blur.h"
+#include "reference_edge_aware.h"
 #include "reference_recursive.h"
 #include "video_planes.h"
 
@@ -460,6 +461,71 @@ GST_START_TEST (test_recursive_algorithms)
 }
 GST_END_TEST;
 
+/* algorithm=edge-aware through the element: every plane against the reference under the frame
+ * rule (edges from the colour channels of RGB, not alpha or padding; from luma for YUV, resampled
+ * to the chroma planes); a non-replicate border is refused with a clear error. */
+GST_START_TEST (test_edge_aware_algorithm)
+{
+  unsigned seed = 700;
+  for (const char *format : { "RGBA", "xRGB", "I420", "NV12", "P010_10LE", "GRAY16_LE" }) {
+    for (const char *filter : { "gaussian", "rf" }) {
+      GstVideoInfo info = video_info (format, 385, 288);
+      GstHarness *h = new_blur_harness ();
+      gst_util_set_object_arg (G_OBJECT (h->element), "algorithm", "edge-aware");
+      gst_util_set_object_arg (G_OBJECT (h->element), "edge-filter", filter);
+      g_object_set (h->element, "sigma", 7.0, "sigma-r", 40.0, "iterations", 2u, NULL);
+      gst_harness_set_src_caps_str (h, caps_string (format, 385, 288, false).c_str ());
+      GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      fill_random (in, seed++);
+      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+      GstBuffer *out = gst_harness_pull (h);
+      std::vector < cg::PlaneSpec > specs;
+      fail_unless (gst_cuda_gaussian_plane_specs (&info, &specs));
+      GstVideoFrame fin, fout;
+      fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+      const cg::EdgeFilter f = strcmp (filter, "rf") == 0 ? cg::EdgeFilter::Rf :
+          cg::EdgeFilter::Gaussian;
+      const cg::PlaneGeometry & g0 = specs[0].geometry;
+      const double sigma_r = 40.0 * g0.max_value () / 255.0;
+      const cg::EdgeSpacing luma = cg::reference_edge_spacing (g0,
+          cg::read_plane (g0, GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
+              GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0)), f, 7.0 / sigma_r, 7.0 / sigma_r,
+          specs[0].edge_channels);
+      for (size_t p = 0; p < specs.size (); p++) {
+        const cg::PlaneSpec & ps = specs[p];
+        const cg::PlaneGeometry & g = ps.geometry;
+        const cg::EdgeSpacing spacing = p == 0 ? luma :
+            cg::resample_edge_spacing (luma, g.width, g.height, ps.subsample_x, ps.subsample_y);
+        cg::PlaneValues ref = cg::reference_edge_aware (g,
+            cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fin, p),
+                GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p)), spacing, f,
+            7.0 / ps.subsample_x, 7.0 / ps.subsample_y, 2);
+        cg::PlaneValues got = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fout, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
+        double worst = 0;
+        for (size_t i = 0; i < ref.size (); i++)
+          worst = std::max (worst, std::fabs (got[i] - ref[i]));
+        fail_unless (worst <= 1.0, "edge-aware %s %s plane %zu: max error %.3f", filter,
+            format, p, worst);
+      }
+      gst_video_frame_unmap (&fin);
+      gst_video_frame_unmap (&fout);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      gst_harness_teardown (h);
+    }
+  }
+
+  GError *err = pipeline_error ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian algorithm=edge-aware "
+      "border=mirror ! fakesink", 10 * GST_SECOND);
+  fail_unless (err != NULL, "no error for a mirror border with edge-aware");
+  fail_unless (strstr (err->message, "replicate") != NULL, "%s", err->message);
+  g_error_free (err);
+}
+GST_END_TEST;
+
 /* A pageable buffer that comes back is page-locked on its second visit: the results stay right,
  * and it is pinned while it lives. */
 GST_START_TEST (test_reused_pageable_memory_gets_registered)
@@ -494,6 +560,7 @@ cudagaussian_gpu_suite (void)
   tcase_add_test (tc, test_cuda_memory_every_format);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_recursive_algorithms);
+  tcase_add_test (tc, test_edge_aware_algorithm);
   tcase_add_test (tc, test_reused_pageable_memory_gets_registered);
   tcase_add_test (tc, test_flush_and_caps_change_with_frames_in_flight);
   return s;

@@ -1,0 +1,306 @@
+// GPU test of algorithm=edge-aware (kernels/edge_aware.cu through FrameBlur) against the CPU
+// reference (common/reference_edge_aware.h) with the frame rule of edge_aware.h: plane 0 guides
+// every plane (its colour channels only), chroma planes use its spacing resampled to their grid.
+// Skips (exit 77) without a CUDA device.
+//
+// Checked: Algorithm A (partitions one-way) and Algorithm C with a warm-up longer than any line
+// (two-way, k-way, kappa 1000) within 1 sample unit of round(reference), for both filters, RGBA
+// (alpha not a guide), GRAY8, GRAY16, P010-style 16-bit with shift, I420, NV12 and Y42B layouts,
+// sizes 1x1, 3x2, 385x289 and 1921x1081, padded strides; outputs poisoned first and padding
+// bytes must keep their poison. Algorithm C at kappa 2 against A on a photograph: MSE <= 1.
+// Settings the kernels cannot honour are refused by plan() with a message.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "check.h"
+#include "device_memory.h"
+#include "frame_blur.h"
+#include "photo.h"
+#include "reference_edge_aware.h"
+
+using namespace cudagaussian;
+
+namespace {
+
+constexpr uint8_t kPoison = 0xA5;
+
+PlaneSpec spec(int w, int h, int channels, int bytes, int shift, int sx = 1, int sy = 1,
+               unsigned edge_channels = ~0u) {
+  PlaneSpec p;
+  p.geometry.width = w, p.geometry.height = h, p.geometry.channels = channels;
+  p.geometry.bytes_per_sample = bytes, p.geometry.shift = shift;
+  p.subsample_x = sx, p.subsample_y = sy;
+  p.edge_channels = edge_channels;
+  return p;
+}
+
+// The layouts of the element's formats, for a w x h frame.
+struct Layout {
+  const char* name;
+  std::vector<PlaneSpec> planes;
+};
+std::vector<Layout> layouts(int w, int h) {
+  const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+  return {
+      {"RGBA", {spec(w, h, 4, 1, 0, 1, 1, 0x7)}},
+      {"GRAY8", {spec(w, h, 1, 1, 0)}},
+      {"GRAY16", {spec(w, h, 1, 2, 0)}},
+      {"P010 luma+UV", {spec(w, h, 1, 2, 6), spec(cw, ch, 2, 2, 6, 2, 2)}},
+      {"I420", {spec(w, h, 1, 1, 0), spec(cw, ch, 1, 1, 0, 2, 2), spec(cw, ch, 1, 1, 0, 2, 2)}},
+      {"NV12", {spec(w, h, 1, 1, 0), spec(cw, ch, 2, 1, 0, 2, 2)}},
+      {"Y42B", {spec(w, h, 1, 1, 0), spec(cw, h, 1, 1, 0, 2, 1), spec(cw, h, 1, 1, 0, 2, 1)}},
+  };
+}
+
+// Host copy of one plane: random blocks of colour plus noise (edges between calm regions), or
+// given 8-bit pixels.
+struct HostPlane {
+  PlaneGeometry g;
+  size_t pitch = 0;
+  std::vector<uint8_t> bytes;
+};
+
+HostPlane make_plane(const PlaneGeometry& g, int pad, uint32_t seed, const std::vector<uint8_t>* pixels = nullptr) {
+  HostPlane p{g, g.row_bytes() + pad, {}};
+  p.bytes.resize(p.pitch * g.height);
+  std::mt19937 rng(seed);
+  for (uint8_t& b : p.bytes) b = static_cast<uint8_t>(rng());
+  const unsigned max_value = g.max_value();
+  std::vector<unsigned> colour(64 * g.channels);
+  for (unsigned& c : colour) c = rng() % (max_value + 1);
+  for (int y = 0; y < g.height; ++y)
+    for (int x = 0; x < g.width; ++x)
+      for (int c = 0; c < g.channels; ++c) {
+        const size_t i = static_cast<size_t>(x) * g.channels + c;
+        unsigned v;
+        if (pixels) {
+          v = (*pixels)[static_cast<size_t>(y) * g.samples_per_row() + i];
+        } else {
+          const int block = (y / 11 % 8) * 8 + x / 13 % 8;
+          const int noise = static_cast<int>(rng() % 9) - 4;
+          v = static_cast<unsigned>(std::clamp(static_cast<int>(colour[block * g.channels + c]) +
+                                                   noise * static_cast<int>(max_value) / 255,
+                                               0, static_cast<int>(max_value)));
+        }
+        const unsigned stored = (v << g.shift) | (rng() & ((1u << g.shift) - 1));
+        if (g.bytes_per_sample == 1) {
+          p.bytes[y * p.pitch + i] = static_cast<uint8_t>(stored);
+        } else {
+          const uint16_t s16 = static_cast<uint16_t>(stored);
+          std::memcpy(&p.bytes[y * p.pitch + 2 * i], &s16, 2);
+        }
+      }
+  return p;
+}
+
+// Runs FrameBlur on the planes; returns false with `error` set on failure. `out` gets the result
+// bytes (same pitches).
+bool run_gpu(const BlurSettings& s, const std::vector<PlaneSpec>& specs, const std::vector<HostPlane>& in,
+             std::vector<std::vector<uint8_t>>& out, std::string& error) {
+  FrameBlur blur;
+  Status st = blur.plan(s, specs);
+  if (!st.ok()) { error = "plan: " + st.message; return false; }
+  CudaStream stream;
+  if (!stream.create().ok()) { error = "stream"; return false; }
+  std::vector<DeviceBuffer> d_src(in.size()), d_dst(in.size());
+  std::vector<DevicePlaneRef> src;
+  std::vector<MutableDevicePlaneRef> dst;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const size_t bytes = in[i].bytes.size();
+    if (!d_src[i].reserve(bytes).ok() || !d_dst[i].reserve(bytes).ok() ||
+        cudaMemcpyAsync(d_src[i].get(), in[i].bytes.data(), bytes, cudaMemcpyHostToDevice, stream.get()) != cudaSuccess ||
+        cudaMemsetAsync(d_dst[i].get(), kPoison, bytes, stream.get()) != cudaSuccess) {
+      error = "setup";
+      return false;
+    }
+    src.push_back({d_src[i].get(), in[i].pitch});
+    dst.push_back({d_dst[i].get(), in[i].pitch});
+  }
+  st = blur.run(src, dst, stream.get());
+  if (st.ok()) st = stream.synchronize();
+  if (!st.ok()) { error = "run: " + st.message; return false; }
+  out.assign(in.size(), {});
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i].resize(in[i].bytes.size());
+    if (cudaMemcpyAsync(out[i].data(), d_dst[i].get(), out[i].size(), cudaMemcpyDeviceToHost, stream.get()) != cudaSuccess) {
+      error = "download";
+      return false;
+    }
+  }
+  if (cudaStreamSynchronize(stream.get()) != cudaSuccess) { error = "download sync"; return false; }
+  for (size_t i = 0; i < in.size(); ++i)
+    for (int y = 0; y < in[i].g.height; ++y)
+      for (size_t b = in[i].g.row_bytes(); b < in[i].pitch; ++b)
+        if (out[i][y * in[i].pitch + b] != kPoison) { error = "padding was written"; return false; }
+  return true;
+}
+
+// The reference of every plane under the frame rule.
+std::vector<PlaneValues> reference_frame(const BlurSettings& s, const std::vector<PlaneSpec>& specs,
+                                         const std::vector<HostPlane>& in) {
+  const PlaneGeometry& g0 = specs[0].geometry;
+  const double sigma_r = s.sigma_r * g0.max_value() / 255.0;
+  const PlaneValues guide = read_plane(g0, in[0].bytes.data(), in[0].pitch);
+  const EdgeSpacing luma = reference_edge_spacing(g0, guide, s.edge_filter, s.sigma_x / sigma_r,
+                                                  s.sigma_y / sigma_r, specs[0].edge_channels);
+  std::vector<PlaneValues> refs;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const PlaneSpec& p = specs[i];
+    const EdgeSpacing spacing =
+        i == 0 ? luma : resample_edge_spacing(luma, p.geometry.width, p.geometry.height, p.subsample_x, p.subsample_y);
+    refs.push_back(reference_edge_aware(p.geometry, read_plane(p.geometry, in[i].bytes.data(), in[i].pitch), spacing,
+                                        s.edge_filter, s.sigma_x / p.subsample_x, s.sigma_y / p.subsample_y,
+                                        s.iterations));
+  }
+  return refs;
+}
+
+double worst_error(const std::vector<PlaneSpec>& specs, const std::vector<HostPlane>& in,
+                   const std::vector<std::vector<uint8_t>>& out, const std::vector<PlaneValues>& refs) {
+  double worst = 0;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const PlaneValues got = read_plane(specs[i].geometry, out[i].data(), in[i].pitch);
+    for (size_t k = 0; k < got.size(); ++k) {
+      const double ref = std::min<double>(std::max(std::floor(refs[i][k] + 0.5), 0.0), specs[i].geometry.max_value());
+      worst = std::max(worst, std::fabs(got[k] - ref));
+    }
+  }
+  return worst;
+}
+
+BlurSettings edge_settings(EdgeFilter f, LineSplit split, double sigma, double sigma_r, int iterations,
+                           double kappa) {
+  BlurSettings s;
+  s.algorithm = Algorithm::EdgeAware;
+  s.sigma_x = s.sigma_y = sigma;
+  s.edge_filter = f;
+  s.sigma_r = sigma_r;
+  s.iterations = iterations;
+  s.recursive.split = split;
+  s.recursive.kappa = kappa;
+  return s;
+}
+
+}  // namespace
+
+CG_TEST(exact_splits_match_the_reference_on_every_layout) {
+  struct Size { int w, h, pad; };
+  const Size sizes[] = {{1, 1, 0}, {3, 2, 6}, {385, 289, 10}};
+  const LineSplit splits[] = {LineSplit::OneWay, LineSplit::TwoWay, LineSplit::KWay};
+  int cases = 0;
+  for (const Size& sz : sizes)
+    for (const Layout& layout : layouts(sz.w, sz.h))
+      for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf})
+        for (LineSplit split : splits) {
+          const BlurSettings s = edge_settings(f, split, split == LineSplit::OneWay ? 3.0 : 8.0,
+                                               split == LineSplit::KWay ? 1e4 : 25.0,
+                                               split == LineSplit::TwoWay ? 1 : 3, 1000.0);
+          std::vector<HostPlane> in;
+          for (size_t i = 0; i < layout.planes.size(); ++i)
+            in.push_back(make_plane(layout.planes[i].geometry, sz.pad * layout.planes[i].geometry.bytes_per_sample,
+                                    static_cast<uint32_t>(17 + i + cases)));
+          std::vector<std::vector<uint8_t>> out;
+          std::string error;
+          ++cases;
+          if (!run_gpu(s, layout.planes, in, out, error)) {
+            std::printf("  %s %dx%d %s %s: %s\n", layout.name, sz.w, sz.h, edge_filter_name(f),
+                        line_split_name(split), error.c_str());
+            CHECK(false);
+            continue;
+          }
+          const double worst = worst_error(layout.planes, in, out, reference_frame(s, layout.planes, in));
+          if (worst > 1.0)
+            std::printf("  %s %dx%d %s %s: max |gpu - round(ref)| = %g\n", layout.name, sz.w, sz.h,
+                        edge_filter_name(f), line_split_name(split), worst);
+          CHECK(worst <= 1.0);
+        }
+  std::printf("  %d cases\n", cases);
+}
+
+CG_TEST(full_hd_plus_one_rgba_matches_the_reference) {
+  for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf}) {
+    const std::vector<PlaneSpec> specs = {spec(1921, 1081, 4, 1, 0, 1, 1, 0x7)};
+    const BlurSettings s = edge_settings(f, LineSplit::OneWay, 10.0, 30.0, 2, 2.0);
+    std::vector<HostPlane> in = {make_plane(specs[0].geometry, 64, 99)};
+    std::vector<std::vector<uint8_t>> out;
+    std::string error;
+    if (!run_gpu(s, specs, in, out, error)) {
+      std::printf("  %s: %s\n", edge_filter_name(f), error.c_str());
+      CHECK(false);
+      continue;
+    }
+    const double worst = worst_error(specs, in, out, reference_frame(s, specs, in));
+    std::printf("  1921x1081 RGBA %s one-way: max |gpu - round(ref)| = %g\n", edge_filter_name(f), worst);
+    CHECK(worst <= 1.0);
+  }
+}
+
+CG_TEST(algorithm_c_at_kappa_2_is_close_to_a_on_a_photograph) {
+  gst_init(nullptr, nullptr);
+  const char* dir = std::getenv("CG_TEST_DATA");
+  int w = 0, h = 0;
+  std::vector<uint8_t> pixels;
+  CHECK(load_photo(std::string(dir ? dir : "tests/data") + "/fruits.jpg", "RGBA", 4, &w, &h, &pixels));
+  if (pixels.empty()) return;
+  const std::vector<PlaneSpec> specs = {spec(1920, 1080, 4, 1, 0, 1, 1, 0x7)};
+  const std::vector<uint8_t> tiled = tile_photo(pixels, w, h, 4, 1920, 1080);
+  const std::vector<HostPlane> in = {make_plane(specs[0].geometry, 0, 1, &tiled)};
+  for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf}) {
+    std::vector<std::vector<uint8_t>> a, c;
+    std::string error;
+    const bool ok = run_gpu(edge_settings(f, LineSplit::OneWay, 10.0, 30.0, 2, 2.0), specs, in, a, error) &&
+                    run_gpu(edge_settings(f, LineSplit::KWay, 10.0, 30.0, 2, 2.0), specs, in, c, error);
+    if (!ok) {
+      std::printf("  %s: %s\n", edge_filter_name(f), error.c_str());
+      CHECK(false);
+      continue;
+    }
+    double mse = 0;
+    for (size_t i = 0; i < a[0].size(); ++i) mse += (double(a[0][i]) - c[0][i]) * (double(a[0][i]) - c[0][i]);
+    mse /= a[0].size();
+    std::printf("  fruits 1920x1080 RGBA %s: MSE(C k-way kappa 2, A) = %.4g\n", edge_filter_name(f), mse);
+    CHECK(mse <= 1.0);
+  }
+}
+
+CG_TEST(unsupported_settings_are_refused_with_a_message) {
+  const std::vector<PlaneSpec> specs = {spec(64, 48, 4, 1, 0, 1, 1, 0x7)};
+  auto refused = [&](BlurSettings s, const char* word) {
+    FrameBlur blur;
+    const Status st = blur.plan(s, specs);
+    const bool ok = !st.ok() && st.message.find(word) != std::string::npos;
+    if (!ok) std::printf("  expected a refusal mentioning '%s', got '%s'\n", word, st.message.c_str());
+    return ok;
+  };
+  BlurSettings s = edge_settings(EdgeFilter::Gaussian, LineSplit::BlockParallel, 3, 20, 3, 2);
+  CHECK(refused(s, "block-parallel"));
+  s = edge_settings(EdgeFilter::Gaussian, LineSplit::OneWay, 3, 20, 3, 2);
+  s.border = Border::Mirror;
+  CHECK(refused(s, "replicate"));
+  s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 20, 0, 2);
+  CHECK(refused(s, "iterations"));
+  s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 20, 3, 2);
+  s.sigma_y = 0;
+  CHECK(refused(s, "sigma"));
+  s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 0, 3, 2);
+  CHECK(refused(s, "sigma-r"));
+  // partitions=auto is Algorithm A and kappa -1 is 2 for edge-aware.
+  s = edge_settings(EdgeFilter::Rf, LineSplit::Auto, 3, 20, 3, -1);
+  const BlurSettings r = FrameBlur::resolved(s, specs);
+  CHECK(r.recursive.split == LineSplit::OneWay && r.recursive.kappa == 2.0);
+}
+
+int main() {
+  if (cuda_device_count() == 0) cgtest::skip("no CUDA device");
+  return cgtest::run_all();
+}
