@@ -32,6 +32,7 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "quality.h"
+#include "bench_timing.h"
 #include "photo.h"
 #include "recursive_filter.h"
 
@@ -76,45 +77,6 @@ BlurSettings settings_for(const Variant& v, double sigma) {
   s.box_passes = v.box_passes;
   return s;
 }
-
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-#define REPORT_FAIL(st, what)                                                    \
-  do {                                                                           \
-    if (!(st).ok()) {                                                            \
-      std::fprintf(stderr, "%s: %s\n", what, (st).message.c_str());             \
-      return false;                                                              \
-    }                                                                            \
-  } while (0)
-
-// Median microseconds of op over rotating frames, timed with events on `stream`.
-template <typename Op>
-bool time_op(cudaStream_t stream, int frames, int warmup, int runs, Op op, double* us) {
-  for (int i = 0; i < warmup; ++i) REPORT_FAIL(op(i % frames), "warm-up");
-  std::vector<cudaEvent_t> ev(2 * runs);
-  for (cudaEvent_t& e : ev) cudaEventCreate(&e);
-  for (int i = 0; i < runs; ++i) {
-    cudaEventRecord(ev[2 * i], stream);
-    REPORT_FAIL(op(i % frames), "run");
-    cudaEventRecord(ev[2 * i + 1], stream);
-  }
-  if (cudaStreamSynchronize(stream) != cudaSuccess) return false;
-  std::vector<float> ms(runs);
-  for (int i = 0; i < runs; ++i) cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]);
-  for (cudaEvent_t& e : ev) cudaEventDestroy(e);
-  *us = median(ms) * 1000.0;
-  return true;
-}
-
-struct Csv {
-  FILE* f = nullptr;
-  void row(const std::string& line) {
-    if (f) std::fprintf(f, "%s\n", line.c_str());
-  }
-};
 
 // ---- speed -------------------------------------------------------------------------------------
 

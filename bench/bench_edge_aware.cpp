@@ -1,0 +1,241 @@
+// algorithm=edge-aware on the GPU: speed of Algorithms A and C and the error of C against A.
+//
+// Speed: 2048x2048 and 1920x1080 RGBA8 (alpha not a guide), 2 iterations, sigma_r 30, sigma 5,
+// 20 and 60, both filters (gaussian, rf), A = partitions one-way, C = k-way (segments auto,
+// kappa 2) and two-way: median of 50 runs after 5 warm-up on 4 rotating frames (CUDA events),
+// beside a device-to-device copy of the same frames measured in the same run. The seed
+// (Ferreira et al.) reached < 10 ms for 2 iterations at 2048² on an RTX 2080 Ti; our target on
+// an H100/H200 is <= 1 ms, with C faster than A.
+//
+// Quality: real photographs (tests/data/*.jpg) as RGBA mirror-tiled to 1920x1080; MSE in 8-bit
+// units of C (k-way) against A for kappa 0, 0.5, 1, 2, 3 (target at kappa 2: MSE <= 1), and A
+// against the double CPU reference (max |A - ref|) on the first photo.
+//
+// Usage: bench_edge_aware [--csv PATH] [--quick] [--data DIR]. Without a GPU: a skip line, exit 0.
+
+#include <gst/gst.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_timing.h"
+#include "device_memory.h"
+#include "frame_blur.h"
+#include "photo.h"
+#include "reference_edge_aware.h"
+
+using namespace cudagaussian;
+
+namespace {
+
+struct Variant {
+  const char* name;
+  EdgeFilter filter;
+  LineSplit split;
+};
+const Variant kVariants[] = {
+    {"gaussian A (one-way)", EdgeFilter::Gaussian, LineSplit::OneWay},
+    {"gaussian C (two-way)", EdgeFilter::Gaussian, LineSplit::TwoWay},
+    {"gaussian C (k-way)", EdgeFilter::Gaussian, LineSplit::KWay},
+    {"rf A (one-way)", EdgeFilter::Rf, LineSplit::OneWay},
+    {"rf C (two-way)", EdgeFilter::Rf, LineSplit::TwoWay},
+    {"rf C (k-way)", EdgeFilter::Rf, LineSplit::KWay},
+};
+
+BlurSettings settings(EdgeFilter filter, LineSplit split, double sigma, double kappa) {
+  BlurSettings s;
+  s.algorithm = Algorithm::EdgeAware;
+  s.sigma_x = s.sigma_y = sigma;
+  s.edge_filter = filter;
+  s.sigma_r = 30.0;
+  s.iterations = 2;
+  s.recursive.split = split;
+  s.recursive.kappa = kappa;
+  return s;
+}
+
+PlaneSpec rgba(int w, int h) {
+  PlaneSpec p;
+  p.geometry.width = w;
+  p.geometry.height = h;
+  p.geometry.channels = 4;
+  p.edge_channels = 0x7;
+  return p;
+}
+
+// Device frames holding `pixels` (or random blocks when empty), tightly packed RGBA.
+struct Frames {
+  std::vector<DevicePlane> src, dst;  // pitched; all of one pitch
+  size_t pitch = 0;
+};
+bool upload(Frames& f, int count, int w, int h, const std::vector<uint8_t>& pixels) {
+  const size_t row = static_cast<size_t>(w) * 4, bytes = row * h;
+  std::vector<uint8_t> host = pixels;
+  if (host.empty()) {
+    host.resize(bytes);
+    std::mt19937 rng(5);
+    std::vector<uint8_t> colour(64 * 4);
+    for (uint8_t& c : colour) c = static_cast<uint8_t>(rng());
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < 4; ++c)
+          host[(static_cast<size_t>(y) * w + x) * 4 + c] =
+              static_cast<uint8_t>(std::clamp(colour[((y / 37 % 8) * 8 + x / 41 % 8) * 4 + c] + int(rng() % 9) - 4, 0, 255));
+  }
+  f.src.resize(count);
+  f.dst.resize(count);
+  for (int i = 0; i < count; ++i) {
+    REPORT_FAIL(f.src[i].allocate(row, h), "allocate");
+    REPORT_FAIL(f.dst[i].allocate(row, h), "allocate");
+    f.pitch = f.src[i].pitch();
+    if (cudaMemcpy2D(f.src[i].get(), f.pitch, host.data(), row, row, h, cudaMemcpyHostToDevice) != cudaSuccess)
+      return false;
+  }
+  return true;
+}
+
+bool speed_table(int w, int h, const std::vector<double>& sigmas, int runs, Csv& csv, const char* device) {
+  constexpr int kFrames = 4;
+  Frames f;
+  if (!upload(f, kFrames, w, h, {})) return false;
+  CudaStream stream;
+  REPORT_FAIL(stream.create(), "stream");
+  double copy_us = 0;
+  auto copy = [&](int i) -> Status {
+    CG_CUDA_TRY(cudaMemcpyAsync(f.dst[i].get(), f.src[i].get(), f.pitch * h, cudaMemcpyDeviceToDevice, stream.get()));
+    return Status::success();
+  };
+  if (!time_op(stream.get(), kFrames, 5, runs, copy, &copy_us)) return false;
+  std::printf("\n### %dx%d RGBA8, 2 iterations, sigma_r 30: µs per frame (copy of the frame: %.2f µs)\n\n", w, h,
+              copy_us);
+  std::printf("| variant |");
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|---|");
+  for (size_t i = 0; i < sigmas.size(); ++i) std::printf("---:|");
+  std::printf("\n");
+  for (const Variant& v : kVariants) {
+    std::printf("| %s |", v.name);
+    for (double sigma : sigmas) {
+      FrameBlur blur;
+      const Status st = blur.plan(settings(v.filter, v.split, sigma, 2.0), {rgba(w, h)});
+      double us = -1;
+      if (st.ok()) {
+        auto op = [&](int i) {
+          return blur.run({{f.src[i].get(), f.pitch}}, {{f.dst[i].get(), f.pitch}}, stream.get());
+        };
+        if (!time_op(stream.get(), kFrames, 5, runs, op, &us)) us = -1;
+      } else {
+        std::fprintf(stderr, "%s: %s\n", v.name, st.message.c_str());
+      }
+      if (us < 0) std::printf(" n/a |");
+      else std::printf(" %.1f |", us);
+      char line[256];
+      std::snprintf(line, sizeof line, "speed,\"%s\",%s,%d,%d,%g,,%.3f,%.3f,,", device, v.name, w, h, sigma, us,
+                    copy_us);
+      csv.row(line);
+    }
+    std::printf("\n");
+  }
+  return true;
+}
+
+// Runs one setting on one frame and downloads the result.
+bool blur_once(const BlurSettings& s, int w, int h, Frames& f, std::vector<uint8_t>* out) {
+  FrameBlur blur;
+  REPORT_FAIL(blur.plan(s, {rgba(w, h)}), "plan");
+  REPORT_FAIL(blur.run({{f.src[0].get(), f.pitch}}, {{f.dst[0].get(), f.pitch}}, nullptr), "run");
+  const size_t row = static_cast<size_t>(w) * 4;
+  out->resize(row * h);
+  return cudaMemcpy2D(out->data(), row, f.dst[0].get(), f.pitch, row, h, cudaMemcpyDeviceToHost) == cudaSuccess;
+}
+
+double mse(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  double s = 0;
+  for (size_t i = 0; i < a.size(); ++i) s += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+  return s / a.size();
+}
+
+bool kappa_table(const std::string& data, bool quick, Csv& csv, const char* device) {
+  constexpr int w = 1920, h = 1080;
+  const double kappas[] = {0.0, 0.5, 1.0, 2.0, 3.0};
+  std::printf("\n### MSE (8-bit) of Algorithm C (k-way) against A, RGBA photographs at %dx%d, sigma 10, "
+              "sigma_r 30, 2 iterations\n\n| photo | filter | κ=0 | κ=0.5 | κ=1 | κ=2 | κ=3 |\n|---|---|---:|---:|---:|---:|---:|\n",
+              w, h);
+  bool first = true;
+  for (const char* name : {"fruits.jpg", "baboon.jpg", "building.jpg"}) {
+    int pw = 0, ph = 0;
+    std::vector<uint8_t> pixels;
+    if (!load_photo(data + "/" + name, "RGBA", 4, &pw, &ph, &pixels)) {
+      std::printf("| %s | (not found in %s) |\n", name, data.c_str());
+      continue;
+    }
+    const std::vector<uint8_t> tiled = tile_photo(pixels, pw, ph, 4, w, h);
+    Frames f;
+    if (!upload(f, 1, w, h, tiled)) return false;
+    for (EdgeFilter filter : {EdgeFilter::Gaussian, EdgeFilter::Rf}) {
+      std::vector<uint8_t> a, c;
+      if (!blur_once(settings(filter, LineSplit::OneWay, 10.0, 2.0), w, h, f, &a)) return false;
+      std::printf("| %s | %s |", name, edge_filter_name(filter));
+      for (double kappa : kappas) {
+        if (!blur_once(settings(filter, LineSplit::KWay, 10.0, kappa), w, h, f, &c)) return false;
+        const double m = mse(a, c);
+        std::printf(" %.4g |", m);
+        char line[512];
+        std::snprintf(line, sizeof line, "kappa,\"%s\",%s,%d,%d,10,%g,,,%s,%.6g", device, edge_filter_name(filter), w,
+                      h, kappa, name, m);
+        csv.row(line);
+      }
+      std::printf("\n");
+      if (first && !quick) {
+        // A against the CPU reference (colour channels guide; the frame rule of edge_aware.h).
+        PlaneGeometry g = rgba(w, h).geometry;
+        const PlaneValues in(tiled.begin(), tiled.end());
+        const EdgeSpacing sp = reference_edge_spacing(g, in, filter, 10.0 / 30.0, 10.0 / 30.0, 0x7);
+        const PlaneValues ref = reference_edge_aware(g, in, sp, filter, 10.0, 10.0, 2);
+        double worst = 0;
+        for (size_t i = 0; i < ref.size(); ++i)
+          worst = std::max(worst, std::fabs(a[i] - std::clamp(std::floor(ref[i] + 0.5), 0.0, 255.0)));
+        std::printf("|  | (%s A vs the CPU reference: max |A - round(ref)| = %g) |\n", edge_filter_name(filter), worst);
+      }
+    }
+    first = false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string csv_path = "bench_edge_aware.csv", data = "tests/data";
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--csv" && i + 1 < argc) csv_path = argv[++i];
+    else if (a == "--data" && i + 1 < argc) data = argv[++i];
+    else if (a == "--quick") quick = true;
+  }
+  if (cuda_device_count() == 0) {
+    std::printf("skipped: no CUDA device\n");
+    return 0;
+  }
+  gst_init(&argc, &argv);
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  Csv csv;
+  csv.f = std::fopen(csv_path.c_str(), "w");
+  csv.row("table,device,variant,width,height,sigma,kappa,us,copy_us,photo,mse");
+  std::printf("Edge-aware blur on %s.\n", prop.name);
+  const int runs = quick ? 10 : 50;
+  bool ok = speed_table(2048, 2048, {5, 20, 60}, runs, csv, prop.name);
+  ok = speed_table(1920, 1080, {5, 20, 60}, runs, csv, prop.name) && ok;
+  ok = kappa_table(data, quick, csv, prop.name) && ok;
+  if (csv.f) std::fclose(csv.f);
+  return ok ? 0 : 1;
+}

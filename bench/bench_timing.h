@@ -1,0 +1,54 @@
+// Timing and CSV helpers shared by the kernel benchmarks: CUDA events around each run, warm-up
+// first, the median reported.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cuda_status.h"
+
+#define REPORT_FAIL(st, what)                                                    \
+  do {                                                                           \
+    if (!(st).ok()) {                                                            \
+      std::fprintf(stderr, "%s: %s\n", what, (st).message.c_str());             \
+      return false;                                                              \
+    }                                                                            \
+  } while (0)
+
+inline double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+// Median microseconds of op(frame) over `runs` runs on rotating frames, after `warmup` runs,
+// timed with events on `stream`. op returns a cudagaussian::Status.
+template <typename Op>
+bool time_op(cudaStream_t stream, int frames, int warmup, int runs, Op op, double* us) {
+  for (int i = 0; i < warmup; ++i) REPORT_FAIL(op(i % frames), "warm-up");
+  std::vector<cudaEvent_t> ev(2 * runs);
+  bool ok = true;
+  for (cudaEvent_t& e : ev) ok = cudaEventCreate(&e) == cudaSuccess && ok;
+  for (int i = 0; ok && i < runs; ++i) {
+    ok = cudaEventRecord(ev[2 * i], stream) == cudaSuccess;
+    const cudagaussian::Status st = op(i % frames);
+    if (!st.ok()) std::fprintf(stderr, "run: %s\n", st.message.c_str());
+    ok = ok && st.ok() && cudaEventRecord(ev[2 * i + 1], stream) == cudaSuccess;
+  }
+  ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
+  std::vector<float> ms(runs);
+  for (int i = 0; ok && i < runs; ++i) ok = cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]) == cudaSuccess;
+  for (cudaEvent_t& e : ev) cudaEventDestroy(e);
+  if (ok) *us = median(ms) * 1000.0;
+  return ok;
+}
+
+struct Csv {
+  FILE* f = nullptr;
+  void row(const std::string& line) {
+    if (f) std::fprintf(f, "%s\n", line.c_str());
+  }
+};
