@@ -36,6 +36,8 @@ if want sanitizers; then
   sanitize memcheck test_box_direct_gpu ""
   sanitize racecheck test_box_direct_gpu direct
   sanitize memcheck test_sobel_gpu ""
+  sanitize memcheck test_edge_aware_gpu exact
+  sanitize initcheck test_edge_aware_gpu full_hd
   sanitize initcheck test_fir_gpu channels
 fi
 
@@ -49,6 +51,8 @@ if want bench; then
   sed -n '/^## Targets/,$p' "$OUT/bench_pipeline.md"
   timeout 200 build-gpu/bench/bench_sobel --csv "$OUT/bench_sobel.csv" > "$OUT/bench_sobel.md" 2>&1
   echo "bench_sobel rc=$?"
+  timeout 300 build-gpu/bench/bench_edge_aware --csv "$OUT/bench_edge_aware.csv" > "$OUT/bench_edge_aware.md" 2>&1
+  echo "bench_edge_aware rc=$?"
 fi
 
 if want soak; then

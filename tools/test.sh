@@ -5,7 +5,7 @@
 # CPU tests always run; GPU and element tests skip visibly (exit code 77) where there is no CUDA
 # device. Extra arguments go to `meson test` (e.g. `tools/test.sh --suite cpu`).
 # After a full run (no extra arguments), valgrind memcheck runs over the CPU test programs
-# (build/tests/test_common, test_recursive) and counts as one more test: passed when valgrind
+# (build/tests/test_common, test_recursive, test_edge_aware) and counts as one more test: passed when valgrind
 # finds no error and no leak, skipped when valgrind is not installed. CG_VALGRIND=1 runs it after
 # a partial run too, CG_VALGRIND=0 never.
 # Exit code: meson test's, or 1 when valgrind finds errors (a failed build counts as one failed
@@ -47,7 +47,7 @@ valgrind_step() {
     return 77
   fi
   vlog="$(mktemp)"
-  for t in test_common test_recursive; do
+  for t in test_common test_recursive test_edge_aware; do
     exe="$root/build/tests/$t"
     if [[ ! -x "$exe" ]]; then
       echo "valgrind $t: $exe is missing"
