@@ -109,12 +109,11 @@ FrameQueue::ensure_slot (Slot & slot, gboolean in_device, gboolean out_device)
     allocate (slot.in);
   if (!out_device)
     allocate (slot.out);
-  if (st.ok ())
-    st = slot.uploaded.create ();
-  if (st.ok ())
-    st = slot.computed.create ();
-  if (st.ok ())
-    st = slot.done.create ();
+  /* A slot's events live as long as the slot (configure() replaces the slots): created on
+   * its first frame, then only re-recorded. */
+  for (cg::CudaEvent * event : {&slot.uploaded, &slot.computed, &slot.done})
+    if (st.ok () && !event->created ())
+      st = event->create ();
   if (!st.ok ())
     return fail ("Could not allocate GPU buffers for a frame.", st);
   return GST_FLOW_OK;

@@ -81,6 +81,7 @@ class CudaEvent {
   CudaEvent(CudaEvent&& o) noexcept { std::swap(event_, o.event_); }
 
   Status create();
+  bool created() const { return event_ != nullptr; }
   void release();
   Status record(cudaStream_t stream) const;
   Status make_wait(cudaStream_t stream) const;  // later work on `stream` waits for the event
