@@ -1,7 +1,8 @@
 #!/bin/bash
 # Everything we verify on the lent GPU host, through the GStreamer bundle:
 #   MESON_ARGS=-Dgpu_arch=90 bash .gst-bundle/run.sh 'bash tools/gpu-host-check.sh [PARTS]'
-# PARTS: any of tests sanitizers bench soak peers pipelines (default: all of them). Logs, CSVs and
+# PARTS: any of tests sanitizers asan bench soak peers pipelines (default: all but asan, which
+# builds the project a second time with ASan/UBSan and runs every test suite there). Logs, CSVs and
 # reports go to $OUT; a short summary goes to stdout.
 set -u -o pipefail
 OUT=${OUT:-/tmp/cudagaussian-out}
@@ -39,6 +40,16 @@ if want sanitizers; then
   sanitize memcheck test_edge_aware_gpu exact
   sanitize initcheck test_edge_aware_gpu full_hd
   sanitize initcheck test_fir_gpu channels
+fi
+
+if want asan; then
+  step "ASan + UBSan build (build-asan), all test suites"
+  { meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false ${MESON_ARGS:-} &&
+    ninja -C build-asan; } > "$OUT/asan-build.log" 2>&1 || { echo "asan build failed"; tail -20 "$OUT/asan-build.log"; }
+  meson test -C build-asan --print-errorlogs --num-processes 4 --timeout-multiplier 3 > "$OUT/asan-tests.log" 2>&1
+  echo "asan tests rc=$?"
+  grep -E "^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:" "$OUT/asan-tests.log"
+  grep -m 20 -E "ERROR: AddressSanitizer|runtime error:|LeakSanitizer" "$OUT/asan-tests.log"
 fi
 
 if want bench; then
