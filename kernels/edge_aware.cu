@@ -5,8 +5,10 @@
 //                   (a segment's anticausal warm-up reads the causal results of the next
 //                   segment, so the two halves need a grid-wide barrier), and a final store.
 // A thread owns one (line, segment) and runs common/edge_aware_lines.h on it, all channels of a
-// pixel together (they share the spacing). Consecutive threads take consecutive lines, so the
-// vertical passes read consecutive pixels of a row together.
+// pixel together (they share the spacing). Every pass runs down columns, where consecutive
+// threads (consecutive columns) read consecutive pixels of a row together: the horizontal pass
+// runs on a transposed copy of the plane (a tiled transpose before and after it), with the
+// horizontal spacings stored transposed too (ht[x * height + y]).
 
 #include "edge_aware.h"
 
@@ -60,9 +62,11 @@ dim3 grid_2d(int width, int height) {
 
 // ---- kernels ----------------------------------------------------------------------------------
 
+// Plane 0's spacings: h (row-major, for resampling), ht (h transposed, for the passes), v.
 template <typename T>
 __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, unsigned mask,
-                                     EdgeFilter filter, float ratio_x, float ratio_y, float* h, float* v) {
+                                     EdgeFilter filter, float ratio_x, float ratio_y, float* h, float* ht,
+                                     float* v) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= g.width || y >= g.height) return;
   auto load = [&](int xx, int yy, int c) {
@@ -70,18 +74,46 @@ __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g
                               g.shift);
   };
   const size_t i = static_cast<size_t>(y) * g.width + x;
-  h[i] = guide_spacing(filter, true, x, y, g.channels, mask, ratio_x, load);
+  h[i] = ht[static_cast<size_t>(x) * g.height + y] = guide_spacing(filter, true, x, y, g.channels, mask, ratio_x, load);
   v[i] = guide_spacing(filter, false, x, y, g.channels, mask, ratio_y, load);
 }
 
+// Another plane's spacings from plane 0's: ht (transposed) and v.
 __global__ void resample_spacing_kernel(const float* guide_h, const float* guide_v, int guide_width,
                                         int guide_height, int width, int height, int sx, int sy,
-                                        float* h, float* v) {
+                                        float* ht, float* v) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
-  const size_t i = static_cast<size_t>(y) * width + x;
-  h[i] = resampled_spacing(guide_h, guide_width, guide_height, true, x, y, sx, sy);
-  v[i] = resampled_spacing(guide_v, guide_width, guide_height, false, x, y, sx, sy);
+  ht[static_cast<size_t>(x) * height + y] = resampled_spacing(guide_h, guide_width, guide_height, true, x, y, sx, sy);
+  v[static_cast<size_t>(y) * width + x] = resampled_spacing(guide_v, guide_width, guide_height, false, x, y, sx, sy);
+}
+
+// in: height rows of width pixels of `channels` floats; out: the transpose, width rows of height
+// pixels. Through a 32 x 32-pixel shared tile whose rows are padded by one float, so that reading
+// it by columns does not conflict; reads and writes of global memory are row-wise (coalesced).
+constexpr int kTile = 32;
+__global__ void __launch_bounds__(kTile * 8)
+transpose_kernel(const float* in, int width, int height, int channels, float* out) {
+  __shared__ float tile[kTile][kTile * kEdgeMaxChannels + 1];
+  const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
+  for (int dy = threadIdx.y; dy < kTile; dy += blockDim.y) {
+    const int x = x0 + threadIdx.x, y = y0 + dy;
+    if (x < width && y < height)
+      for (int c = 0; c < channels; ++c)
+        tile[dy][threadIdx.x * channels + c] = in[(static_cast<size_t>(y) * width + x) * channels + c];
+  }
+  __syncthreads();
+  for (int dx = threadIdx.y; dx < kTile; dx += blockDim.y) {
+    const int y = y0 + threadIdx.x, x = x0 + dx;  // out pixel (y, x): row x, column y
+    if (x < width && y < height)
+      for (int c = 0; c < channels; ++c)
+        out[(static_cast<size_t>(x) * height + y) * channels + c] = tile[threadIdx.x][dx * channels + c];
+  }
+}
+
+void launch_transpose(const float* in, int width, int height, int channels, float* out, cudaStream_t stream) {
+  const dim3 grid((width + kTile - 1) / kTile, (height + kTile - 1) / kTile);
+  transpose_kernel<<<grid, dim3(kTile, 8), 0, stream>>>(in, width, height, channels, out);
 }
 
 template <typename T>
@@ -101,19 +133,19 @@ __global__ void store_plane_kernel(const float* work, int row_samples, int heigh
   dst[static_cast<size_t>(y) * pitch + x] = static_cast<T>(static_cast<unsigned>(r) << shift);
 }
 
-// Where this thread's (line, segment) lies; false past the last one or for an empty segment.
+// A pass runs down the columns of a width x height float plane (a transposed one for the
+// horizontal pass); `spacing` is laid out like the plane, one float per pixel.
 struct PassShape {
-  bool horizontal;
   int width, height, channels;
-  size_t pitch;  // elements per row of the float planes
   const float* spacing;
 };
+// Where this thread's (line, segment) lies; false past the last one or for an empty segment.
 __device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<float>& l, int& s0, int& s1) {
   const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int lines = s.horizontal ? s.height : s.width;
+  const int lines = s.width;
   if (t >= static_cast<long>(lines) * segments) return false;
   const int line = static_cast<int>(t % lines), seg = static_cast<int>(t / lines);
-  l = edge_line(s.horizontal, line, s.width, s.height, s.channels, s.pitch, s.spacing);
+  l = edge_line(false, line, s.width, s.height, s.channels, static_cast<size_t>(s.width) * s.channels, s.spacing);
   edge_segment_bounds(l.length, segments, seg, s0, s1);
   return s0 < s1;
 }
@@ -142,31 +174,32 @@ anticausal_kernel(PassShape shape, PassParams p, const float* in, const float* m
 template <EdgeFilter kFilter>
 void launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
                  cudaStream_t stream) {
-  const long threads = static_cast<long>(shape.horizontal ? shape.height : shape.width) * p.segments;
+  const long threads = static_cast<long>(shape.width) * p.segments;
   const unsigned blocks = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
   causal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid);
   anticausal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
 }
 
+// Per iteration: a -> (transpose) b -> horizontal pass -> a (transposed) -> (transpose) b ->
+// vertical pass -> a.
 template <typename T>
 Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t src_pitch, void* dst,
-                 size_t dst_pitch, const float* h, const float* v, float* a, float* b, float* mid,
+                 size_t dst_pitch, const float* ht, const float* v, float* a, float* b, float* mid,
                  cudaStream_t stream) {
   const PlaneGeometry& g = pp.g;
   const int row_samples = g.samples_per_row();
   const dim3 grid = grid_2d(row_samples, g.height);
   load_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(static_cast<const T*>(src), src_pitch / sizeof(T),
                                                       row_samples, g.height, g.shift, a);
-  const PassShape across{true, g.width, g.height, g.channels, static_cast<size_t>(row_samples), h};
-  const PassShape down{false, g.width, g.height, g.channels, static_cast<size_t>(row_samples), v};
+  const PassShape across{g.height, g.width, g.channels, ht};  // on the transposed plane
+  const PassShape down{g.width, g.height, g.channels, v};
   for (size_t i = 0; i < pp.x.size(); ++i) {
-    if (filter == EdgeFilter::Rf) {
-      launch_pass<EdgeFilter::Rf>(across, pp.x[i], a, mid, b, stream);
-      launch_pass<EdgeFilter::Rf>(down, pp.y[i], b, mid, a, stream);
-    } else {
-      launch_pass<EdgeFilter::Gaussian>(across, pp.x[i], a, mid, b, stream);
-      launch_pass<EdgeFilter::Gaussian>(down, pp.y[i], b, mid, a, stream);
-    }
+    launch_transpose(a, g.width, g.height, g.channels, b, stream);
+    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(across, pp.x[i], b, mid, a, stream);
+    else launch_pass<EdgeFilter::Gaussian>(across, pp.x[i], b, mid, a, stream);
+    launch_transpose(a, g.height, g.width, g.channels, b, stream);
+    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(down, pp.y[i], b, mid, a, stream);
+    else launch_pass<EdgeFilter::Gaussian>(down, pp.y[i], b, mid, a, stream);
   }
   store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(a, row_samples, g.height, g.shift,
                                                        static_cast<float>(g.max_value()),
@@ -240,11 +273,11 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
     plan->planes.push_back(std::move(pp));
   }
   for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_}) CG_TRY(b->reserve(work * sizeof(float)));
-  for (DeviceBuffer* b : {&guide_h_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
+  for (DeviceBuffer* b : {&guide_h_, &guide_ht_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
   if (other > 0)
-    for (DeviceBuffer* b : {&plane_h_, &plane_v_}) CG_TRY(b->reserve(other * sizeof(float)));
+    for (DeviceBuffer* b : {&plane_ht_, &plane_v_}) CG_TRY(b->reserve(other * sizeof(float)));
   // NaN everywhere: a read of a value no kernel wrote shows up in every test. Once per plan.
-  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_v_, &plane_h_, &plane_v_})
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_ht_, &guide_v_, &plane_ht_, &plane_v_})
     if (b->get()) CG_CUDA_TRY(cudaMemset(b->get(), 0xff, b->size()));
   // cudaMemset runs on the legacy stream, which non-blocking streams do not wait for.
   CG_CUDA_TRY(cudaStreamSynchronize(nullptr));
@@ -263,16 +296,17 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
 
   const PlaneGeometry& g0 = planes[0].g;
   auto* guide_h = static_cast<float*>(guide_h_.get());
+  auto* guide_ht = static_cast<float*>(guide_ht_.get());
   auto* guide_v = static_cast<float*>(guide_v_.get());
   const EdgeFilter filter = plan_->settings.filter;
   if (g0.bytes_per_sample == 1)
     guide_spacing_kernel<uint8_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
         static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask, filter, plan_->ratio_x,
-        plan_->ratio_y, guide_h, guide_v);
+        plan_->ratio_y, guide_h, guide_ht, guide_v);
   else
     guide_spacing_kernel<uint16_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
         static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t), g0, plan_->mask, filter,
-        plan_->ratio_x, plan_->ratio_y, guide_h, guide_v);
+        plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v);
   CG_TRY(launch_check());
 
   auto* a = static_cast<float*>(work_a_.get());
@@ -280,29 +314,29 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
   auto* mid = static_cast<float*>(mid_.get());
   for (size_t i = 0; i < planes.size(); ++i) {
     const PlanePlan& pp = planes[i];
-    const float* h = guide_h;
+    const float* ht = guide_ht;
     const float* v = guide_v;
     if (i > 0) {
-      auto* ph = static_cast<float*>(plane_h_.get());
+      auto* pht = static_cast<float*>(plane_ht_.get());
       auto* pv = static_cast<float*>(plane_v_.get());
       resample_spacing_kernel<<<grid_2d(pp.g.width, pp.g.height), kBlock2d, 0, stream>>>(
-          guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, ph,
+          guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
           pv);
-      h = ph;
+      ht = pht;
       v = pv;
     }
     if (pp.g.bytes_per_sample == 1)
-      CG_TRY(run_plane<uint8_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, h, v, a, b,
+      CG_TRY(run_plane<uint8_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a, b,
                                 mid, stream));
     else
-      CG_TRY(run_plane<uint16_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, h, v, a,
+      CG_TRY(run_plane<uint16_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a,
                                  b, mid, stream));
   }
   return Status::success();
 }
 
 void EdgeAwareBlur::release() {
-  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_v_, &plane_h_, &plane_v_}) b->release();
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_ht_, &guide_v_, &plane_ht_, &plane_v_}) b->release();
   plan_.reset();
 }
 

@@ -65,8 +65,8 @@ class EdgeAwareBlur {
  private:
   std::unique_ptr<Plan> plan_;
   DeviceBuffer work_a_, work_b_, mid_;  // float planes, the largest plane's size
-  DeviceBuffer guide_h_, guide_v_;      // plane 0's spacings
-  DeviceBuffer plane_h_, plane_v_;      // another plane's spacings, resampled from plane 0's
+  DeviceBuffer guide_h_, guide_ht_, guide_v_;  // plane 0's spacings (ht: h transposed)
+  DeviceBuffer plane_ht_, plane_v_;            // another plane's, resampled from plane 0's
 };
 
 }  // namespace cudagaussian

@@ -1,6 +1,7 @@
 // CPU tests of the line functions the edge-aware CUDA kernels run (common/edge_aware_lines.h):
-// every (line, segment) is replayed here in float, in the order kernels/edge_aware.cu launches
-// them (guide spacing, per iteration: causal then anticausal over all segments, rows then
+// every (line, segment) is replayed here in float, in the order and memory layout
+// kernels/edge_aware.cu uses (guide spacing with h transposed; per iteration: transpose, causal
+// then anticausal over all segments down the columns, transpose back, the same for the
 // columns), and compared with the sequential double reference (common/reference_edge_aware.h).
 //   Algorithm A (one segment per line) equals the reference to float rounding;
 //   Algorithm C with a warm-up longer than any line is bit-identical to A;
@@ -62,17 +63,29 @@ struct Split {
   double kappa = 2.0;
 };
 
-// Replays kernels/edge_aware.cu on one plane that is its own guide (all channels carry edges).
+// The transpose of kernels/edge_aware.cu: height rows of width pixels -> width rows of height.
+std::vector<float> transpose(const std::vector<float>& in, int width, int height, int channels) {
+  std::vector<float> out(in.size());
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      for (int c = 0; c < channels; ++c)
+        out[(static_cast<size_t>(x) * height + y) * channels + c] = in[(static_cast<size_t>(y) * width + x) * channels + c];
+  return out;
+}
+
+// Replays kernels/edge_aware.cu on one plane that is its own guide (all channels carry edges):
+// spacings h (stored transposed), v; per iteration the horizontal pass down the columns of the
+// transposed plane, then the vertical pass down the columns of the plane.
 std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFilter filter, double sigma,
                            double sigma_r, int iterations, const Split& split) {
   const size_t n = in.size(), pitch = g.samples_per_row();
   std::vector<float> a(in.begin(), in.end()), b(n), mid(n);
-  std::vector<float> h(static_cast<size_t>(g.width) * g.height), v(h.size());
+  std::vector<float> ht(static_cast<size_t>(g.width) * g.height), v(ht.size());
   const float ratio = static_cast<float>(sigma / sigma_r);
   auto load = [&](int x, int y, int c) { return a[y * pitch + static_cast<size_t>(x) * g.channels + c]; };
   for (int y = 0; y < g.height; ++y)
     for (int x = 0; x < g.width; ++x) {
-      h[static_cast<size_t>(y) * g.width + x] = guide_spacing(filter, true, x, y, g.channels, ~0u, ratio, load);
+      ht[static_cast<size_t>(x) * g.height + y] = guide_spacing(filter, true, x, y, g.channels, ~0u, ratio, load);
       v[static_cast<size_t>(y) * g.width + x] = guide_spacing(filter, false, x, y, g.channels, ~0u, ratio, load);
     }
   for (int it = 1; it <= iterations; ++it) {
@@ -84,13 +97,14 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
     for (int i = 0; i < 2; ++i) terms[i] = {f(td[i].a), f(td[i].b), f(td[i].decay), f(td[i].inv_r0), f(td[i].r1)};
     const float log_a = static_cast<float>(-std::sqrt(2.0) / sigma_h);
     const float extent = static_cast<float>(split.kappa * sigma_h);
-    auto pass = [&](bool horizontal, const std::vector<float>& spacing, const float* src, float* dst) {
-      const int lines = horizontal ? g.height : g.width;
-      const int segments = horizontal ? split.segments_x : split.segments_y;
+    // Down the columns of a width x height plane, as the kernels' threads do.
+    auto pass = [&](int width, int height, int segments, const std::vector<float>& spacing, const float* src,
+                    float* dst) {
       for (int causal = 1; causal >= 0; --causal)  // all causal segments, then all anticausal ones
         for (int seg = 0; seg < segments; ++seg)
-          for (int line = 0; line < lines; ++line) {
-            const EdgeLine<float> l = edge_line(horizontal, line, g.width, g.height, g.channels, pitch, spacing.data());
+          for (int line = 0; line < width; ++line) {
+            const EdgeLine<float> l = edge_line(false, line, width, height, g.channels,
+                                                static_cast<size_t>(width) * g.channels, spacing.data());
             int s0, s1;
             edge_segment_bounds(l.length, segments, seg, s0, s1);
             if (s0 >= s1) continue;
@@ -103,8 +117,10 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
             }
           }
     };
-    pass(true, h, a.data(), b.data());
-    pass(false, v, b.data(), a.data());
+    b = transpose(a, g.width, g.height, g.channels);
+    pass(g.height, g.width, split.segments_x, ht, b.data(), a.data());
+    b = transpose(a, g.height, g.width, g.channels);
+    pass(g.width, g.height, split.segments_y, v, b.data(), a.data());
   }
   return a;
 }
