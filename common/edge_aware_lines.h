@@ -13,6 +13,7 @@
 // starts from the steady state of a constant signal L samples before it, with L the fewest
 // samples whose spacings add up to kappa x sigma (edges shorten the warm-up: the filter forgets
 // faster across them), and its last segment/first segment reach the line ends exactly.
+// Block-parallel (ours, exact): short segments joined through their linear maps (below).
 #pragma once
 
 #include <cstddef>
@@ -166,6 +167,185 @@ CG_HOST_DEVICE inline void edge_gaussian_anticausal(const EdgeLine<T>& l, const 
       g[1][c] = dt_gaussian_apply(w1, f_next[c], f, g[1][c]);
       f_next[c] = f;
       if (k < s1) out[p + c] = mid[p + c] + g[0][c].re + g[1][c].re - a_sum * f;
+    }
+  }
+}
+
+// ---- block-parallel (exact): each segment's linear map, composed along the line by a scan ----
+//
+// Each recursion is first order per term (the RF, and each complex term of the Gaussian):
+// y[k] = W[k] y[k-1] + u[k]. Over a segment it maps the state entering the segment to the state
+// leaving it linearly, exit = P entry + F, with P = Π W[k] (shared by the channels) and F the
+// exit reached from a zero entry. A line's first sample has W = 0 (its start depends on nothing
+// before it), so a sequential scan over a line's segments turns the (P, F) into every segment's
+// true entry state, and each segment is then filtered from it: the result is Algorithm A's up to
+// float rounding, with no warm-up, at any sigma (Nehab et al. 2011, in 1D).
+//
+// A segment's record holds one map per direction and term, each [P, F[0..channels-1]], complex
+// (the RF's are real: im = 0): maps = 2 directions x terms (2 for the Gaussian, 1 for the RF),
+// map m = direction * terms + term, 2 + 2 x channels floats each. The scan replaces F by the
+// entry state.
+
+CG_HOST_DEVICE inline int edge_map_floats(int channels) { return 2 + 2 * channels; }
+// Floats per segment record: 2 directions x terms maps.
+CG_HOST_DEVICE inline int edge_record_floats(EdgeFilter filter, int channels) {
+  return 2 * (filter == EdgeFilter::Gaussian ? 2 : 1) * edge_map_floats(channels);
+}
+
+template <typename T>
+CG_HOST_DEVICE inline void edge_store_map(T* map, DtComplex<T> p, const DtComplex<T>* f, int channels) {
+  map[0] = p.re, map[1] = p.im;
+  CG_FOR_CHANNELS(c, channels) { map[2 + 2 * c] = f[c].re, map[3 + 2 * c] = f[c].im; }
+}
+
+template <typename T>
+CG_HOST_DEVICE inline void edge_load_entry(const T* map, DtComplex<T>* entry, int channels) {
+  CG_FOR_CHANNELS(c, channels) { entry[c] = {map[2 + 2 * c], map[3 + 2 * c]}; }
+}
+
+// The scan of one map over a line's segments: `first` is the map in segment 0, consecutive
+// segments' maps are `stride` floats apart; forward for the causal direction, backward for the
+// anticausal one. Replaces every F by the segment's entry state.
+template <typename T>
+CG_HOST_DEVICE inline void edge_scan_map(T* first, ptrdiff_t stride, int segments, bool backward, int channels) {
+  DtComplex<T> state[kEdgeMaxChannels] = {};
+  for (int i = 0; i < segments; ++i) {
+    T* map = first + static_cast<ptrdiff_t>(backward ? segments - 1 - i : i) * stride;
+    const DtComplex<T> p = {map[0], map[1]};
+    CG_FOR_CHANNELS(c, channels) {
+      const DtComplex<T> f = {map[2 + 2 * c], map[3 + 2 * c]};
+      map[2 + 2 * c] = state[c].re, map[3 + 2 * c] = state[c].im;
+      state[c] = p * state[c] + f;
+    }
+  }
+}
+
+// RF, causal half: the segment's map (record map 0) from the input.
+template <typename T>
+CG_HOST_DEVICE inline void edge_rf_bp_causal_carry(const EdgeLine<T>& l, const T* in, T log_a, int s0, int s1,
+                                                   T* record) {
+  T p = T(1), f[kEdgeMaxChannels] = {};
+  for (int k = s0; k < s1; ++k) {
+    const T w = k == 0 ? T(0) : rf_weight(log_a, l.space(k));
+    CG_FOR_CHANNELS(c, l.channels) { f[c] = rf_apply(w, f[c], in[l.at(k) + c]); }
+    p *= w;
+  }
+  DtComplex<T> fc[kEdgeMaxChannels] = {};
+  CG_FOR_CHANNELS(c, l.channels) { fc[c] = {f[c], T(0)}; }
+  edge_store_map(record, DtComplex<T>{p, T(0)}, fc, l.channels);
+}
+
+// RF: the causal half of the segment from its entry state (map 0) into `mid`, then the
+// anticausal map of the segment (map 1) from those values.
+template <typename T>
+CG_HOST_DEVICE inline void edge_rf_bp_causal_apply(const EdgeLine<T>& l, const T* in, T* mid, T log_a, int s0,
+                                                   int s1, T* record) {
+  const int mf = edge_map_floats(l.channels);
+  DtComplex<T> entry[kEdgeMaxChannels] = {};
+  edge_load_entry(record, entry, l.channels);
+  T j[kEdgeMaxChannels] = {};
+  CG_FOR_CHANNELS(c, l.channels) { j[c] = entry[c].re; }
+  for (int k = s0; k < s1; ++k) {
+    const T w = k == 0 ? T(0) : rf_weight(log_a, l.space(k));
+    const size_t p = l.at(k);
+    CG_FOR_CHANNELS(c, l.channels) {
+      j[c] = rf_apply(w, j[c], in[p + c]);
+      mid[p + c] = j[c];
+    }
+  }
+  T p = T(1), f[kEdgeMaxChannels] = {};
+  for (int k = s1 - 1; k >= s0; --k) {
+    const T w = k == l.length - 1 ? T(0) : rf_weight(log_a, l.space(k + 1));
+    CG_FOR_CHANNELS(c, l.channels) { f[c] = rf_apply(w, f[c], mid[l.at(k) + c]); }
+    p *= w;
+  }
+  DtComplex<T> fc[kEdgeMaxChannels] = {};
+  CG_FOR_CHANNELS(c, l.channels) { fc[c] = {f[c], T(0)}; }
+  edge_store_map(record + mf, DtComplex<T>{p, T(0)}, fc, l.channels);
+}
+
+// RF, anticausal half: the segment from its entry state (map 1) into `out`.
+template <typename T>
+CG_HOST_DEVICE inline void edge_rf_bp_anticausal_apply(const EdgeLine<T>& l, const T* mid, T* out, T log_a,
+                                                       int s0, int s1, const T* record) {
+  DtComplex<T> entry[kEdgeMaxChannels] = {};
+  edge_load_entry(record + edge_map_floats(l.channels), entry, l.channels);
+  T j[kEdgeMaxChannels] = {};
+  CG_FOR_CHANNELS(c, l.channels) { j[c] = entry[c].re; }
+  for (int k = s1 - 1; k >= s0; --k) {
+    const T w = k == l.length - 1 ? T(0) : rf_weight(log_a, l.space(k + 1));
+    const size_t p = l.at(k);
+    CG_FOR_CHANNELS(c, l.channels) {
+      j[c] = rf_apply(w, j[c], mid[p + c]);
+      out[p + c] = j[c];
+    }
+  }
+}
+
+// Gaussian: the segment's maps in both directions for both terms (maps 0, 1 causal; 2, 3
+// anticausal), from the input alone.
+template <typename T>
+CG_HOST_DEVICE inline void edge_gaussian_bp_carry(const EdgeLine<T>& l, const T* in,
+                                                  const DtGaussianTerm<T> terms[2], int s0, int s1, T* record) {
+  const int mf = edge_map_floats(l.channels), n = l.length;
+  for (int direction = 0; direction < 2; ++direction) {
+    DtComplex<T> p[2] = {{T(1), T(0)}, {T(1), T(0)}};
+    DtComplex<T> f[2][kEdgeMaxChannels] = {};
+    for (int i = 0; i < s1 - s0; ++i) {
+      const int k = direction == 0 ? s0 + i : s1 - 1 - i;
+      const int edge = direction == 0 ? 0 : n - 1;       // where the line starts in this direction
+      const int before = direction == 0 ? k - 1 : k + 1;  // the sample filtered just before k
+      const size_t at = l.at(k);
+      if (k == edge) {
+        for (int t = 0; t < 2; ++t) {
+          p[t] = {T(0), T(0)};
+          CG_FOR_CHANNELS(c, l.channels) { f[t][c] = dt_gaussian_steady(terms[t], in[at + c]); }
+        }
+        continue;
+      }
+      const T delta = l.space(direction == 0 ? k : k + 1);
+      const size_t bt = l.at(before);
+      for (int t = 0; t < 2; ++t) {
+        const DtStepWeights<T> w = dt_gaussian_weights(terms[t], delta);
+        CG_FOR_CHANNELS(c, l.channels) { f[t][c] = dt_gaussian_apply(w, in[bt + c], in[at + c], f[t][c]); }
+        p[t] = w.feedback * p[t];
+      }
+    }
+    for (int t = 0; t < 2; ++t) edge_store_map(record + (direction * 2 + t) * mf, p[t], f[t], l.channels);
+  }
+}
+
+// Gaussian: the segment from its entry states into `out` (causal sum, then the anticausal terms
+// added, the current sample counted once).
+template <typename T>
+CG_HOST_DEVICE inline void edge_gaussian_bp_apply(const EdgeLine<T>& l, const T* in, T* out,
+                                                  const DtGaussianTerm<T> terms[2], int s0, int s1,
+                                                  const T* record) {
+  const int mf = edge_map_floats(l.channels), n = l.length;
+  const T a_sum = terms[0].a.re + terms[1].a.re;
+  for (int direction = 0; direction < 2; ++direction) {
+    DtComplex<T> g[2][kEdgeMaxChannels] = {};
+    for (int t = 0; t < 2; ++t) edge_load_entry(record + (direction * 2 + t) * mf, g[t], l.channels);
+    for (int i = 0; i < s1 - s0; ++i) {
+      const int k = direction == 0 ? s0 + i : s1 - 1 - i;
+      const int edge = direction == 0 ? 0 : n - 1;
+      const int before = direction == 0 ? k - 1 : k + 1;
+      const size_t at = l.at(k);
+      if (k == edge) {
+        for (int t = 0; t < 2; ++t) CG_FOR_CHANNELS(c, l.channels) { g[t][c] = dt_gaussian_steady(terms[t], in[at + c]); }
+      } else {
+        const T delta = l.space(direction == 0 ? k : k + 1);
+        const size_t bt = l.at(before);
+        for (int t = 0; t < 2; ++t) {
+          const DtStepWeights<T> w = dt_gaussian_weights(terms[t], delta);
+          CG_FOR_CHANNELS(c, l.channels) { g[t][c] = dt_gaussian_apply(w, in[bt + c], in[at + c], g[t][c]); }
+        }
+      }
+      CG_FOR_CHANNELS(c, l.channels) {
+        const T sum = g[0][c].re + g[1][c].re;
+        if (direction == 0) out[at + c] = sum;
+        else out[at + c] += sum - a_sum * in[at + c];
+      }
     }
   }
 }

@@ -220,7 +220,7 @@ gst_cuda_gaussian_partitions_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {(gint) cg::LineSplit::Auto,
-        "block-parallel for the recursive Gaussians, one-way for edge-aware", "auto"},
+        "block-parallel", "auto"},
     {(gint) cg::LineSplit::OneWay,
         "One GPU thread per line (few threads; edge-aware: Algorithm A)", "one-way"},
     {(gint) cg::LineSplit::TwoWay,
@@ -230,8 +230,8 @@ gst_cuda_gaussian_partitions_get_type (void)
         "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels "
           "(edge-aware: Algorithm C)", "k-way"},
     {(gint) cg::LineSplit::BlockParallel,
-        "Short segments joined exactly through carries (Nehab et al. 2011; not for "
-          "edge-aware)", "block-parallel"},
+        "Short segments joined exactly through carries (Nehab et al. 2011)",
+        "block-parallel"},
     {0, NULL, NULL},
   };
 
@@ -863,9 +863,9 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   g_object_class_install_property (gobject_class, PROP_PARTITIONS,
       g_param_spec_enum ("partitions", "Partitions",
           "How the recursive and edge-aware algorithms split each line over GPU "
-          "threads (block-parallel is exact and the fastest for the recursive "
-          "Gaussians; one-way is exact; two-way and k-way are approximate, see "
-          "kappa)", GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
+          "threads (block-parallel and one-way are exact, block-parallel has the "
+          "most threads; two-way and k-way are approximate, see kappa)",
+          GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
           (gint) DEFAULT_PARTITIONS, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_SEGMENTS,
       g_param_spec_uint ("segments", "Segments",

@@ -32,7 +32,12 @@ struct PassParams {
   DtGaussianTerm<float> terms[2];  // Gaussian
   float extent;                    // Algorithm C warm-up: kappa x sigma_H of transformed distance
   int segments;                    // per line (1: Algorithm A)
+  bool block_parallel;             // segments joined exactly through their linear maps
 };
+
+// Block-parallel segment length: a 1080-pixel line makes 34 segments, as for the recursive
+// Gaussians' block-parallel split.
+constexpr int kBlockSegment = 32;
 
 struct PlanePlan {
   PlaneGeometry g;
@@ -51,8 +56,11 @@ PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int 
     p.terms[i] = {to_float(terms[i].a), to_float(terms[i].b), to_float(terms[i].decay),
                   to_float(terms[i].inv_r0), to_float(terms[i].r1)};
   p.extent = static_cast<float>(s.kappa * sigma_h);
-  // OneWay 1 (Algorithm A); TwoWay, KWay: Algorithm C (BlockParallel is refused by validate()).
-  p.segments = warm_split_segments(s.split, s.segments, lines, length);
+  // OneWay 1 (Algorithm A); TwoWay, KWay: Algorithm C; BlockParallel: segments of at most
+  // kBlockSegment (never an empty one: (segments - 1) x 32 < length).
+  p.block_parallel = s.split == LineSplit::BlockParallel;
+  p.segments = p.block_parallel ? (length + kBlockSegment - 1) / kBlockSegment
+                                : warm_split_segments(s.split, s.segments, lines, length);
   return p;
 }
 
@@ -140,11 +148,13 @@ struct PassShape {
   const float* spacing;
 };
 // Where this thread's (line, segment) lies; false past the last one or for an empty segment.
-__device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<float>& l, int& s0, int& s1) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+// `item` is the pair's index, seg x lines + line (a block-parallel record's index).
+__device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<float>& l, int& s0, int& s1,
+                                 long& item) {
+  item = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lines = s.width;
-  if (t >= static_cast<long>(lines) * segments) return false;
-  const int line = static_cast<int>(t % lines), seg = static_cast<int>(t / lines);
+  if (item >= static_cast<long>(lines) * segments) return false;
+  const int line = static_cast<int>(item % lines), seg = static_cast<int>(item / lines);
   l = edge_line(false, line, s.width, s.height, s.channels, static_cast<size_t>(s.width) * s.channels, s.spacing);
   edge_segment_bounds(l.length, segments, seg, s0, s1);
   return s0 < s1;
@@ -155,7 +165,8 @@ __global__ void __launch_bounds__(kThreads)
 causal_kernel(PassShape shape, PassParams p, const float* in, float* mid) {
   EdgeLine<float> l;
   int s0, s1;
-  if (!pass_item(shape, p.segments, l, s0, s1)) return;
+  long item;
+  if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
   if constexpr (kFilter == EdgeFilter::Rf) edge_rf_causal(l, in, mid, p.log_a, s0, s1, p.extent);
   else edge_gaussian_causal(l, in, mid, p.terms, s0, s1, p.extent);
 }
@@ -165,17 +176,81 @@ __global__ void __launch_bounds__(kThreads)
 anticausal_kernel(PassShape shape, PassParams p, const float* in, const float* mid, float* out) {
   EdgeLine<float> l;
   int s0, s1;
-  if (!pass_item(shape, p.segments, l, s0, s1)) return;
+  long item;
+  if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
   if constexpr (kFilter == EdgeFilter::Rf) edge_rf_anticausal(l, mid, out, p.log_a, s0, s1, p.extent);
   else edge_gaussian_anticausal(l, in, mid, out, p.terms, s0, s1, p.extent);
 }
 
-// in -> out through mid, one direction of one iteration.
+// ---- block-parallel: records of segment maps (edge_aware_lines.h), scanned per line ------------
+
+// Stage of the block-parallel pass a launch runs.
+enum class BpStage { GaussianCarry, GaussianApply, RfCausalCarry, RfCausalApply, RfAnticausalApply };
+
+template <BpStage kStage>
+__global__ void __launch_bounds__(kThreads)
+bp_segment_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out, float* carries) {
+  EdgeLine<float> l;
+  int s0, s1;
+  long item;
+  if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
+  const EdgeFilter filter = kStage == BpStage::GaussianCarry || kStage == BpStage::GaussianApply ? EdgeFilter::Gaussian
+                                                                                                  : EdgeFilter::Rf;
+  float* record = carries + item * edge_record_floats(filter, shape.channels);
+  if constexpr (kStage == BpStage::GaussianCarry) edge_gaussian_bp_carry(l, in, p.terms, s0, s1, record);
+  if constexpr (kStage == BpStage::GaussianApply) edge_gaussian_bp_apply(l, in, out, p.terms, s0, s1, record);
+  if constexpr (kStage == BpStage::RfCausalCarry) edge_rf_bp_causal_carry(l, in, p.log_a, s0, s1, record);
+  if constexpr (kStage == BpStage::RfCausalApply) edge_rf_bp_causal_apply(l, in, mid, p.log_a, s0, s1, record);
+  if constexpr (kStage == BpStage::RfAnticausalApply) edge_rf_bp_anticausal_apply(l, mid, out, p.log_a, s0, s1, record);
+}
+
+// One thread per (line, map) for maps [map_begin, map_begin + map_count): the scan that turns the
+// maps' F into entry states; the maps of direction 1 (map / terms) run backward.
+__global__ void bp_scan_kernel(float* carries, int lines, int segments, int channels, int record, int terms,
+                               int map_begin, int map_count) {
+  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<long>(lines) * map_count) return;
+  const int line = static_cast<int>(t % lines), map = map_begin + static_cast<int>(t / lines);
+  edge_scan_map(carries + static_cast<size_t>(line) * record + map * edge_map_floats(channels),
+                static_cast<ptrdiff_t>(lines) * record, segments, map / terms == 1, channels);
+}
+
+unsigned blocks_for(long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
+
+template <BpStage kStage>
+void launch_bp(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out, float* carries,
+               cudaStream_t stream) {
+  bp_segment_kernel<kStage><<<blocks_for(static_cast<long>(shape.width) * p.segments), kThreads, 0, stream>>>(
+      shape, p, in, mid, out, carries);
+}
+
+void launch_scan(const PassShape& shape, const PassParams& p, EdgeFilter filter, int map_begin, int map_count,
+                 float* carries, cudaStream_t stream) {
+  const int terms = filter == EdgeFilter::Gaussian ? 2 : 1;
+  bp_scan_kernel<<<blocks_for(static_cast<long>(shape.width) * map_count), kThreads, 0, stream>>>(
+      carries, shape.width, p.segments, shape.channels, edge_record_floats(filter, shape.channels), terms, map_begin,
+      map_count);
+}
+
+// in -> out (through mid and the carries), one direction of one iteration.
 template <EdgeFilter kFilter>
 void launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
-                 cudaStream_t stream) {
-  const long threads = static_cast<long>(shape.width) * p.segments;
-  const unsigned blocks = static_cast<unsigned>((threads + kThreads - 1) / kThreads);
+                 float* carries, cudaStream_t stream) {
+  if (p.block_parallel) {
+    if constexpr (kFilter == EdgeFilter::Gaussian) {
+      launch_bp<BpStage::GaussianCarry>(shape, p, in, mid, out, carries, stream);
+      launch_scan(shape, p, kFilter, 0, 4, carries, stream);
+      launch_bp<BpStage::GaussianApply>(shape, p, in, mid, out, carries, stream);
+    } else {
+      launch_bp<BpStage::RfCausalCarry>(shape, p, in, mid, out, carries, stream);
+      launch_scan(shape, p, kFilter, 0, 1, carries, stream);
+      launch_bp<BpStage::RfCausalApply>(shape, p, in, mid, out, carries, stream);
+      launch_scan(shape, p, kFilter, 1, 1, carries, stream);
+      launch_bp<BpStage::RfAnticausalApply>(shape, p, in, mid, out, carries, stream);
+    }
+    return;
+  }
+  const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
   causal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid);
   anticausal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
 }
@@ -185,7 +260,7 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
 template <typename T>
 Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t src_pitch, void* dst,
                  size_t dst_pitch, const float* ht, const float* v, float* a, float* b, float* mid,
-                 cudaStream_t stream) {
+                 float* carries, cudaStream_t stream) {
   const PlaneGeometry& g = pp.g;
   const int row_samples = g.samples_per_row();
   const dim3 grid = grid_2d(row_samples, g.height);
@@ -195,11 +270,11 @@ Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t
   const PassShape down{g.width, g.height, g.channels, v};
   for (size_t i = 0; i < pp.x.size(); ++i) {
     launch_transpose(a, g.width, g.height, g.channels, b, stream);
-    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(across, pp.x[i], b, mid, a, stream);
-    else launch_pass<EdgeFilter::Gaussian>(across, pp.x[i], b, mid, a, stream);
+    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(across, pp.x[i], b, mid, a, carries, stream);
+    else launch_pass<EdgeFilter::Gaussian>(across, pp.x[i], b, mid, a, carries, stream);
     launch_transpose(a, g.height, g.width, g.channels, b, stream);
-    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(down, pp.y[i], b, mid, a, stream);
-    else launch_pass<EdgeFilter::Gaussian>(down, pp.y[i], b, mid, a, stream);
+    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(down, pp.y[i], b, mid, a, carries, stream);
+    else launch_pass<EdgeFilter::Gaussian>(down, pp.y[i], b, mid, a, carries, stream);
   }
   store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(a, row_samples, g.height, g.shift,
                                                        static_cast<float>(g.max_value()),
@@ -230,9 +305,7 @@ Status EdgeAwareBlur::validate(const EdgeAwareSettings& s, const std::vector<Pla
   if (!(s.sigma_r > 0.0)) return Status::invalid("sigma-r must be > 0");
   if (s.iterations < 1 || s.iterations > kMaxIterations)
     return Status::invalid("iterations must be between 1 and 10");
-  if (s.split == LineSplit::BlockParallel)
-    return Status::invalid("partitions=block-parallel is not available for algorithm=edge-aware; use "
-                           "one-way (Algorithm A, exact), two-way or k-way (Algorithm C, see kappa)");
+  if (s.split == LineSplit::Auto) return Status::invalid("partitions=auto must be resolved first (FrameBlur does)");
   if (!(s.kappa >= 0.0 && s.kappa <= 100.0)) return Status::invalid("kappa must be between 0 and 100 sigmas");
   if (s.segments < 0) return Status::invalid("segments must be >= 0");
   for (const PlaneSpec& p : planes)
@@ -256,7 +329,7 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
   plan->ratio_x = static_cast<float>(sigma_x / sigma_r);
   plan->ratio_y = static_cast<float>(sigma_y / sigma_r);
   plan->mask = planes[0].edge_channels;
-  size_t work = 0, other = 0;
+  size_t work = 0, other = 0, carry_floats = 0;
   for (size_t i = 0; i < planes.size(); ++i) {
     const PlaneSpec& spec = planes[i];
     PlanePlan pp;
@@ -269,6 +342,11 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
       pp.y.push_back(make_pass(s, iteration_sigma(sy, it, s.iterations), pp.g.width, pp.g.height));
     }
     work = std::max(work, pixels(pp.g) * pp.g.channels);
+    for (const std::vector<PassParams>* passes : {&pp.x, &pp.y})
+      for (const PassParams& pass : *passes)
+        if (pass.block_parallel)
+          carry_floats = std::max(carry_floats, static_cast<size_t>(passes == &pp.x ? pp.g.height : pp.g.width) *
+                                                    pass.segments * edge_record_floats(s.filter, pp.g.channels));
     if (i > 0) other = std::max(other, pixels(pp.g));
     plan->planes.push_back(std::move(pp));
   }
@@ -276,8 +354,9 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
   for (DeviceBuffer* b : {&guide_h_, &guide_ht_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
   if (other > 0)
     for (DeviceBuffer* b : {&plane_ht_, &plane_v_}) CG_TRY(b->reserve(other * sizeof(float)));
+  if (carry_floats > 0) CG_TRY(carries_.reserve(carry_floats * sizeof(float)));
   // NaN everywhere: a read of a value no kernel wrote shows up in every test. Once per plan.
-  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_ht_, &guide_v_, &plane_ht_, &plane_v_})
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_ht_, &guide_v_, &plane_ht_, &plane_v_, &carries_})
     if (b->get()) CG_CUDA_TRY(cudaMemset(b->get(), 0xff, b->size()));
   // cudaMemset runs on the legacy stream, which non-blocking streams do not wait for.
   CG_CUDA_TRY(cudaStreamSynchronize(nullptr));
@@ -312,6 +391,7 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
   auto* a = static_cast<float*>(work_a_.get());
   auto* b = static_cast<float*>(work_b_.get());
   auto* mid = static_cast<float*>(mid_.get());
+  auto* carries = static_cast<float*>(carries_.get());
   for (size_t i = 0; i < planes.size(); ++i) {
     const PlanePlan& pp = planes[i];
     const float* ht = guide_ht;
@@ -327,16 +407,16 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
     }
     if (pp.g.bytes_per_sample == 1)
       CG_TRY(run_plane<uint8_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a, b,
-                                mid, stream));
+                                mid, carries, stream));
     else
       CG_TRY(run_plane<uint16_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a,
-                                 b, mid, stream));
+                                 b, mid, carries, stream));
   }
   return Status::success();
 }
 
 void EdgeAwareBlur::release() {
-  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_ht_, &guide_v_, &plane_ht_, &plane_v_}) b->release();
+  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_, &guide_h_, &guide_ht_, &guide_v_, &plane_ht_, &plane_v_, &carries_}) b->release();
   plan_.reset();
 }
 

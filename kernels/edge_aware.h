@@ -9,7 +9,9 @@
 //
 // Splitting (LineSplit): OneWay is the seed's Algorithm A (a whole line per thread, exact);
 // TwoWay and KWay are Algorithm C (segments warmed up over kappa x sigma of transformed
-// distance; approximate). BlockParallel is not offered for this filter.
+// distance; approximate); BlockParallel cuts lines into 32-pixel segments joined exactly through
+// their linear maps (common/edge_aware_lines.h): Algorithm A's result with far more threads and
+// no warm-up.
 #pragma once
 
 #include <memory>
@@ -67,6 +69,7 @@ class EdgeAwareBlur {
   DeviceBuffer work_a_, work_b_, mid_;  // float planes, the largest plane's size
   DeviceBuffer guide_h_, guide_ht_, guide_v_;  // plane 0's spacings (ht: h transposed)
   DeviceBuffer plane_ht_, plane_v_;            // another plane's, resampled from plane 0's
+  DeviceBuffer carries_;                       // block-parallel segment records
 };
 
 }  // namespace cudagaussian

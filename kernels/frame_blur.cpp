@@ -35,7 +35,7 @@ BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vecto
   BlurSettings s = requested;
   s.algorithm = resolve(requested, planes);
   const bool edge_aware = s.algorithm == Algorithm::EdgeAware;
-  if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::OneWay : LineSplit::BlockParallel;
+  if (s.recursive.split == LineSplit::Auto) s.recursive.split = LineSplit::BlockParallel;
   if (requested.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
     s.recursive.split = LineSplit::BlockParallel;  // exact, and the fastest exact split
   if (s.recursive.kappa < 0.0) s.recursive.kappa = edge_aware ? 2.0 : 3.0;

@@ -79,10 +79,10 @@ class FrameBlur {
   static constexpr int kAutoFirMaxRadius = 64;
   static Algorithm resolve(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
-  // The settings with algorithm, line split and kappa resolved: split Auto is block-parallel for
-  // the recursive Gaussians (exact, fastest) and one-way (the seed's Algorithm A, exact) for
-  // edge-aware; a negative kappa is 3 for the recursive Gaussians and 2 for edge-aware (the
-  // seed's choice for Algorithm C).
+  // The settings with algorithm, line split and kappa resolved: split Auto is block-parallel
+  // (exact; the fastest for the recursive Gaussians, measured; for edge-aware the one with the
+  // most threads and no warm-up, to be confirmed by bench_edge_aware); a negative kappa is 3
+  // for the recursive Gaussians and 2 for edge-aware (the seed's choice for Algorithm C).
   static BlurSettings resolved(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
  private:

@@ -3,11 +3,13 @@
 // every plane (its colour channels only), chroma planes use its spacing resampled to their grid.
 // Skips (exit 77) without a CUDA device.
 //
-// Checked: Algorithm A (partitions one-way) and Algorithm C with a warm-up longer than any line
-// (two-way, k-way, kappa 1000) within 1 sample unit of round(reference), for both filters, RGBA
+// Checked: Algorithm A (partitions one-way), block-parallel, and Algorithm C with a warm-up
+// longer than any line (two-way, k-way, kappa 1000) within 1 sample unit of round(reference),
+// for both filters, RGBA
 // (alpha not a guide), GRAY8, GRAY16, P010-style 16-bit with shift, I420, NV12 and Y42B layouts,
 // sizes 1x1, 3x2, 385x289 and 1921x1081, padded strides; outputs poisoned first and padding
-// bytes must keep their poison. Algorithm C at kappa 2 against A on a photograph: MSE <= 1.
+// bytes must keep their poison. On a photograph: Algorithm C at kappa 2 against A, MSE <= 1;
+// block-parallel against A, at most 1 apart.
 // Settings the kernels cannot honour are refused by plan() with a message.
 
 #include <algorithm>
@@ -196,7 +198,7 @@ BlurSettings edge_settings(EdgeFilter f, LineSplit split, double sigma, double s
 CG_TEST(exact_splits_match_the_reference_on_every_layout) {
   struct Size { int w, h, pad; };
   const Size sizes[] = {{1, 1, 0}, {3, 2, 6}, {385, 289, 10}};
-  const LineSplit splits[] = {LineSplit::OneWay, LineSplit::TwoWay, LineSplit::KWay};
+  const LineSplit splits[] = {LineSplit::OneWay, LineSplit::TwoWay, LineSplit::KWay, LineSplit::BlockParallel};
   int cases = 0;
   for (const Size& sz : sizes)
     for (const Layout& layout : layouts(sz.w, sz.h))
@@ -228,24 +230,26 @@ CG_TEST(exact_splits_match_the_reference_on_every_layout) {
 }
 
 CG_TEST(full_hd_plus_one_rgba_matches_the_reference) {
-  for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf}) {
-    const std::vector<PlaneSpec> specs = {spec(1921, 1081, 4, 1, 0, 1, 1, 0x7)};
-    const BlurSettings s = edge_settings(f, LineSplit::OneWay, 10.0, 30.0, 2, 2.0);
-    std::vector<HostPlane> in = {make_plane(specs[0].geometry, 64, 99)};
-    std::vector<std::vector<uint8_t>> out;
-    std::string error;
-    if (!run_gpu(s, specs, in, out, error)) {
-      std::printf("  %s: %s\n", edge_filter_name(f), error.c_str());
-      CHECK(false);
-      continue;
+  for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf})
+    for (LineSplit split : {LineSplit::OneWay, LineSplit::BlockParallel}) {
+      const std::vector<PlaneSpec> specs = {spec(1921, 1081, 4, 1, 0, 1, 1, 0x7)};
+      const BlurSettings s = edge_settings(f, split, 10.0, 30.0, 2, 2.0);
+      std::vector<HostPlane> in = {make_plane(specs[0].geometry, 64, 99)};
+      std::vector<std::vector<uint8_t>> out;
+      std::string error;
+      if (!run_gpu(s, specs, in, out, error)) {
+        std::printf("  %s %s: %s\n", edge_filter_name(f), line_split_name(split), error.c_str());
+        CHECK(false);
+        continue;
+      }
+      const double worst = worst_error(specs, in, out, reference_frame(s, specs, in));
+      std::printf("  1921x1081 RGBA %s %s: max |gpu - round(ref)| = %g\n", edge_filter_name(f),
+                  line_split_name(split), worst);
+      CHECK(worst <= 1.0);
     }
-    const double worst = worst_error(specs, in, out, reference_frame(s, specs, in));
-    std::printf("  1921x1081 RGBA %s one-way: max |gpu - round(ref)| = %g\n", edge_filter_name(f), worst);
-    CHECK(worst <= 1.0);
-  }
 }
 
-CG_TEST(algorithm_c_at_kappa_2_is_close_to_a_on_a_photograph) {
+CG_TEST(algorithm_c_at_kappa_2_and_block_parallel_are_close_to_a_on_a_photograph) {
   gst_init(nullptr, nullptr);
   const char* dir = std::getenv("CG_TEST_DATA");
   int w = 0, h = 0;
@@ -258,8 +262,10 @@ CG_TEST(algorithm_c_at_kappa_2_is_close_to_a_on_a_photograph) {
   for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf}) {
     std::vector<std::vector<uint8_t>> a, c;
     std::string error;
+    std::vector<std::vector<uint8_t>> bp;
     const bool ok = run_gpu(edge_settings(f, LineSplit::OneWay, 10.0, 30.0, 2, 2.0), specs, in, a, error) &&
-                    run_gpu(edge_settings(f, LineSplit::KWay, 10.0, 30.0, 2, 2.0), specs, in, c, error);
+                    run_gpu(edge_settings(f, LineSplit::KWay, 10.0, 30.0, 2, 2.0), specs, in, c, error) &&
+                    run_gpu(edge_settings(f, LineSplit::BlockParallel, 10.0, 30.0, 2, 2.0), specs, in, bp, error);
     if (!ok) {
       std::printf("  %s: %s\n", edge_filter_name(f), error.c_str());
       CHECK(false);
@@ -270,6 +276,10 @@ CG_TEST(algorithm_c_at_kappa_2_is_close_to_a_on_a_photograph) {
     mse /= a[0].size();
     std::printf("  fruits 1920x1080 RGBA %s: MSE(C k-way kappa 2, A) = %.4g\n", edge_filter_name(f), mse);
     CHECK(mse <= 1.0);
+    int bp_worst = 0;
+    for (size_t i = 0; i < a[0].size(); ++i) bp_worst = std::max(bp_worst, std::abs(int(a[0][i]) - int(bp[0][i])));
+    std::printf("  fruits 1920x1080 RGBA %s: max |block-parallel - A| = %d\n", edge_filter_name(f), bp_worst);
+    CHECK(bp_worst <= 1);
   }
 }
 
@@ -282,9 +292,7 @@ CG_TEST(unsupported_settings_are_refused_with_a_message) {
     if (!ok) std::printf("  expected a refusal mentioning '%s', got '%s'\n", word, st.message.c_str());
     return ok;
   };
-  BlurSettings s = edge_settings(EdgeFilter::Gaussian, LineSplit::BlockParallel, 3, 20, 3, 2);
-  CHECK(refused(s, "block-parallel"));
-  s = edge_settings(EdgeFilter::Gaussian, LineSplit::OneWay, 3, 20, 3, 2);
+  BlurSettings s = edge_settings(EdgeFilter::Gaussian, LineSplit::OneWay, 3, 20, 3, 2);
   s.border = Border::Mirror;
   CHECK(refused(s, "replicate"));
   s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 20, 0, 2);
@@ -294,10 +302,10 @@ CG_TEST(unsupported_settings_are_refused_with_a_message) {
   CHECK(refused(s, "sigma"));
   s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 0, 3, 2);
   CHECK(refused(s, "sigma-r"));
-  // partitions=auto is Algorithm A and kappa -1 is 2 for edge-aware.
+  // partitions=auto is block-parallel and kappa -1 is 2 for edge-aware.
   s = edge_settings(EdgeFilter::Rf, LineSplit::Auto, 3, 20, 3, -1);
   const BlurSettings r = FrameBlur::resolved(s, specs);
-  CHECK(r.recursive.split == LineSplit::OneWay && r.recursive.kappa == 2.0);
+  CHECK(r.recursive.split == LineSplit::BlockParallel && r.recursive.kappa == 2.0);
 }
 
 int main() {
