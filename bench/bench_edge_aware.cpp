@@ -218,21 +218,13 @@ bool kappa_table(const std::string& data, bool quick, Csv& csv, const char* devi
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string csv_path = "bench_edge_aware.csv", data = "tests/data";
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--csv" && i + 1 < argc) csv_path = argv[++i];
-    else if (a == "--data" && i + 1 < argc) data = argv[++i];
-    else if (a == "--quick") quick = true;
-  }
-  if (cuda_device_count() == 0) {
-    std::printf("skipped: no CUDA device\n");
-    return 0;
-  }
+  const BenchOptions opt = parse_bench_options(argc, argv, "bench_edge_aware.csv");
+  const std::string& csv_path = opt.csv_path;
+  const std::string& data = opt.data;
+  const bool quick = opt.quick;
+  cudaDeviceProp prop;
+  if (!gpu_for_bench(&prop)) return 0;
   gst_init(&argc, &argv);
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
   Csv csv;
   csv.f = std::fopen(csv_path.c_str(), "w");
   csv.row("table,device,variant,width,height,sigma,kappa,us,copy_us,photo,mse");

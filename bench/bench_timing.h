@@ -1,5 +1,5 @@
-// Timing and CSV helpers shared by the kernel benchmarks: CUDA events around each run, warm-up
-// first, the median reported.
+// Helpers shared by the kernel benchmarks: options, the device check, CUDA-event timing (warm-up
+// first, the median reported) and CSV output.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda_status.h"
+#include "device_memory.h"
 
 #define REPORT_FAIL(st, what)                                                    \
   do {                                                                           \
@@ -52,3 +53,31 @@ struct Csv {
     if (f) std::fprintf(f, "%s\n", line.c_str());
   }
 };
+
+// [--csv PATH] [--quick] [--data DIR]
+struct BenchOptions {
+  std::string csv_path;
+  std::string data = "tests/data";
+  bool quick = false;
+};
+inline BenchOptions parse_bench_options(int argc, char** argv, const char* default_csv) {
+  BenchOptions o;
+  o.csv_path = default_csv;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--csv" && i + 1 < argc) o.csv_path = argv[++i];
+    else if (a == "--data" && i + 1 < argc) o.data = argv[++i];
+    else if (a == "--quick") o.quick = true;
+  }
+  return o;
+}
+
+// False, after printing a skip line, without a CUDA device; else fills @prop (device 0).
+inline bool gpu_for_bench(cudaDeviceProp* prop) {
+  if (cudagaussian::cuda_device_count() == 0) {
+    std::printf("skipped: no CUDA device\n");
+    return false;
+  }
+  *prop = cudaDeviceProp{};
+  return cudaGetDeviceProperties(prop, 0) == cudaSuccess;
+}

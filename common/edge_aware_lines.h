@@ -198,6 +198,14 @@ CG_HOST_DEVICE inline void edge_store_map(T* map, DtComplex<T> p, const DtComple
   CG_FOR_CHANNELS(c, channels) { map[2 + 2 * c] = f[c].re, map[3 + 2 * c] = f[c].im; }
 }
 
+// A real map (the RF's) stored in the complex layout.
+template <typename T>
+CG_HOST_DEVICE inline void edge_store_real_map(T* map, T p, const T* f, int channels) {
+  DtComplex<T> fc[kEdgeMaxChannels] = {};
+  CG_FOR_CHANNELS(c, channels) { fc[c] = {f[c], T(0)}; }
+  edge_store_map(map, DtComplex<T>{p, T(0)}, fc, channels);
+}
+
 template <typename T>
 CG_HOST_DEVICE inline void edge_load_entry(const T* map, DtComplex<T>* entry, int channels) {
   CG_FOR_CHANNELS(c, channels) { entry[c] = {map[2 + 2 * c], map[3 + 2 * c]}; }
@@ -230,9 +238,7 @@ CG_HOST_DEVICE inline void edge_rf_bp_causal_carry(const EdgeLine<T>& l, const T
     CG_FOR_CHANNELS(c, l.channels) { f[c] = rf_apply(w, f[c], in[l.at(k) + c]); }
     p *= w;
   }
-  DtComplex<T> fc[kEdgeMaxChannels] = {};
-  CG_FOR_CHANNELS(c, l.channels) { fc[c] = {f[c], T(0)}; }
-  edge_store_map(record, DtComplex<T>{p, T(0)}, fc, l.channels);
+  edge_store_real_map(record, p, f, l.channels);
 }
 
 // RF: the causal half of the segment from its entry state (map 0) into `mid`, then the
@@ -259,9 +265,7 @@ CG_HOST_DEVICE inline void edge_rf_bp_causal_apply(const EdgeLine<T>& l, const T
     CG_FOR_CHANNELS(c, l.channels) { f[c] = rf_apply(w, f[c], mid[l.at(k) + c]); }
     p *= w;
   }
-  DtComplex<T> fc[kEdgeMaxChannels] = {};
-  CG_FOR_CHANNELS(c, l.channels) { fc[c] = {f[c], T(0)}; }
-  edge_store_map(record + mf, DtComplex<T>{p, T(0)}, fc, l.channels);
+  edge_store_real_map(record + mf, p, f, l.channels);
 }
 
 // RF, anticausal half: the segment from its entry state (map 1) into `out`.

@@ -8,38 +8,20 @@
 #include <stdexcept>
 
 #include "check.h"
+#include "plane_helpers.h"
 #include "domain_transform.h"
 #include "recursive_coeffs.h"
 #include "reference_edge_aware.h"
 #include "reference_recursive.h"
 
 using namespace cudagaussian;
+using cgtest::geometry;
+using cgtest::max_diff;
+using cgtest::random_plane;
 
 namespace {
 
 const double kInf = std::numeric_limits<double>::infinity();
-
-PlaneGeometry geometry(int w, int h, int channels) {
-  PlaneGeometry g;
-  g.width = w;
-  g.height = h;
-  g.channels = channels;
-  return g;
-}
-
-PlaneValues random_plane(const PlaneGeometry& g, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> dist(0, 255);
-  PlaneValues v(static_cast<size_t>(g.samples_per_row()) * g.height);
-  for (double& x : v) x = dist(rng);
-  return v;
-}
-
-double max_diff(const PlaneValues& a, const PlaneValues& b) {
-  double m = 0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::fmax(m, std::fabs(a[i] - b[i]));
-  return m;
-}
 
 double sum(const PlaneValues& v) {
   double s = 0;

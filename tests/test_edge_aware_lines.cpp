@@ -18,29 +18,17 @@
 #include <vector>
 
 #include "check.h"
+#include "plane_helpers.h"
 #include "edge_aware_lines.h"
 #include "photo.h"
 #include "reference_edge_aware.h"
 
 using namespace cudagaussian;
+using cgtest::geometry;
+using cgtest::max_diff;
+using cgtest::random_plane;
 
 namespace {
-
-PlaneGeometry geometry(int w, int h, int channels) {
-  PlaneGeometry g;
-  g.width = w;
-  g.height = h;
-  g.channels = channels;
-  return g;
-}
-
-PlaneValues random_plane(const PlaneGeometry& g, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> dist(0, 255);
-  PlaneValues v(static_cast<size_t>(g.samples_per_row()) * g.height);
-  for (double& x : v) x = dist(rng);
-  return v;
-}
 
 // Blocks of random flat colours plus noise: strong edges between calm regions.
 PlaneValues blocky_plane(const PlaneGeometry& g, unsigned seed) {
@@ -98,27 +86,33 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
     for (int i = 0; i < 2; ++i) terms[i] = {f(td[i].a), f(td[i].b), f(td[i].decay), f(td[i].inv_r0), f(td[i].r1)};
     const float log_a = static_cast<float>(-std::sqrt(2.0) / sigma_h);
     const float extent = static_cast<float>(split.kappa * sigma_h);
-    // Block-parallel: carries, scans and applies over all (line, segment) in launch order.
+    // Down the columns of a width x height plane, as the kernels' threads do: every (line,
+    // segment) of one launch, with the index of its block-parallel record.
+    auto each_segment = [&](int width, int height, int segments, const std::vector<float>& spacing, auto body) {
+      for (int seg = 0; seg < segments; ++seg)
+        for (int line = 0; line < width; ++line) {
+          const EdgeLine<float> l = edge_line(false, line, width, height, g.channels,
+                                              static_cast<size_t>(width) * g.channels, spacing.data());
+          int s0, s1;
+          edge_segment_bounds(l.length, segments, seg, s0, s1);
+          if (s0 < s1) body(l, s0, s1, static_cast<size_t>(seg) * width + line);
+        }
+    };
+    // Block-parallel: carries, scans and applies in launch order.
     auto block_parallel = [&](int width, int height, int segments, const std::vector<float>& spacing,
                               const float* src, float* dst) {
       const int record = edge_record_floats(filter, g.channels), mf = edge_map_floats(g.channels);
+      const int term_count = filter == EdgeFilter::Gaussian ? 2 : 1;
       std::vector<float> carries(static_cast<size_t>(width) * segments * record, std::nanf(""));
-      auto each = [&](auto body) {
-        for (int seg = 0; seg < segments; ++seg)
-          for (int line = 0; line < width; ++line) {
-            const EdgeLine<float> l = edge_line(false, line, width, height, g.channels,
-                                                static_cast<size_t>(width) * g.channels, spacing.data());
-            int s0, s1;
-            edge_segment_bounds(l.length, segments, seg, s0, s1);
-            if (s0 < s1) body(l, s0, s1, &carries[(static_cast<size_t>(seg) * width + line) * record]);
-          }
+      auto each = [&](auto stage) {
+        each_segment(width, height, segments, spacing,
+                     [&](const EdgeLine<float>& l, int s0, int s1, size_t item) { stage(l, s0, s1, &carries[item * record]); });
       };
-      auto scan = [&](int map_begin, int map_end) {
+      auto scan = [&](int map_begin, int map_count) {
         for (int line = 0; line < width; ++line)
-          for (int m = map_begin; m < map_end; ++m)
-            edge_scan_map(&carries[static_cast<size_t>(line) * record + m * mf],
-                          static_cast<ptrdiff_t>(width) * record, segments,
-                          m >= (map_end - map_begin == 1 ? 1 : 2), g.channels);
+          for (int m = map_begin; m < map_begin + map_count; ++m)
+            edge_scan_map(&carries[static_cast<size_t>(line) * record + m * mf], static_cast<ptrdiff_t>(width) * record,
+                          segments, m / term_count == 1, g.channels);
       };
       if (filter == EdgeFilter::Gaussian) {
         each([&](const EdgeLine<float>& l, int s0, int s1, float* r) { edge_gaussian_bp_carry(l, src, terms, s0, s1, r); });
@@ -128,30 +122,22 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
         each([&](const EdgeLine<float>& l, int s0, int s1, float* r) { edge_rf_bp_causal_carry(l, src, log_a, s0, s1, r); });
         scan(0, 1);
         each([&](const EdgeLine<float>& l, int s0, int s1, float* r) { edge_rf_bp_causal_apply(l, src, mid.data(), log_a, s0, s1, r); });
-        scan(1, 2);
+        scan(1, 1);
         each([&](const EdgeLine<float>& l, int s0, int s1, float* r) { edge_rf_bp_anticausal_apply(l, mid.data(), dst, log_a, s0, s1, r); });
       }
     };
-    // Down the columns of a width x height plane, as the kernels' threads do.
     auto pass = [&](int width, int height, int segments, const std::vector<float>& spacing, const float* src,
                     float* dst) {
       if (split.block_parallel) return block_parallel(width, height, segments, spacing, src, dst);
-      for (int causal = 1; causal >= 0; --causal)  // all causal segments, then all anticausal ones
-        for (int seg = 0; seg < segments; ++seg)
-          for (int line = 0; line < width; ++line) {
-            const EdgeLine<float> l = edge_line(false, line, width, height, g.channels,
-                                                static_cast<size_t>(width) * g.channels, spacing.data());
-            int s0, s1;
-            edge_segment_bounds(l.length, segments, seg, s0, s1);
-            if (s0 >= s1) continue;
-            if (filter == EdgeFilter::Rf) {
-              if (causal) edge_rf_causal(l, src, mid.data(), log_a, s0, s1, extent);
-              else edge_rf_anticausal(l, mid.data(), dst, log_a, s0, s1, extent);
-            } else {
-              if (causal) edge_gaussian_causal(l, src, mid.data(), terms, s0, s1, extent);
-              else edge_gaussian_anticausal(l, src, mid.data(), dst, terms, s0, s1, extent);
-            }
-          }
+      // All causal segments, then all anticausal ones.
+      each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
+        if (filter == EdgeFilter::Rf) edge_rf_causal(l, src, mid.data(), log_a, s0, s1, extent);
+        else edge_gaussian_causal(l, src, mid.data(), terms, s0, s1, extent);
+      });
+      each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
+        if (filter == EdgeFilter::Rf) edge_rf_anticausal(l, mid.data(), dst, log_a, s0, s1, extent);
+        else edge_gaussian_anticausal(l, src, mid.data(), dst, terms, s0, s1, extent);
+      });
     };
     b = transpose(a, g.width, g.height, g.channels);
     pass(g.height, g.width, split.segments_x, ht, b.data(), a.data());
@@ -159,12 +145,6 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
     pass(g.width, g.height, split.segments_y, v, b.data(), a.data());
   }
   return a;
-}
-
-double max_diff(const std::vector<float>& a, const PlaneValues& b) {
-  double m = 0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::fmax(m, std::fabs(a[i] - b[i]));
-  return m;
 }
 
 // MSE of two float planes after rounding both to 8 bits, as the GPU output would be.

@@ -401,6 +401,34 @@ GST_START_TEST (test_flush_and_caps_change_with_frames_in_flight)
 }
 GST_END_TEST;
 
+/* Every plane of @out against @reference (plane index, its spec, the input plane's values) →
+ * the double result; at most 1 apart. */
+template <typename Reference>
+static void
+check_planes (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out,
+    const std::string & label, Reference reference)
+{
+  std::vector < cg::PlaneSpec > specs;
+  fail_unless (gst_cuda_gaussian_plane_specs (&info, &specs));
+  GstVideoFrame fin, fout;
+  fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+  for (size_t p = 0; p < specs.size (); p++) {
+    const cg::PlaneGeometry & g = specs[p].geometry;
+    const cg::PlaneValues src = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fin, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p));
+    const cg::PlaneValues ref = reference (p, specs[p], src);
+    const cg::PlaneValues got = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fout, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
+    double worst = 0;
+    for (size_t i = 0; i < ref.size (); i++)
+      worst = std::max (worst, std::fabs (got[i] - ref[i]));
+    fail_unless (worst <= 1.0, "%s plane %zu: max error %.3f", label.c_str (), p, worst);
+  }
+  gst_video_frame_unmap (&fin);
+  gst_video_frame_unmap (&fout);
+}
+
 /* The recursive algorithms through the element: every plane of NV12 and RGBA against the double
  * reference of the same algorithm; a non-replicate border is refused with a clear error. */
 GST_START_TEST (test_recursive_algorithms)
@@ -424,27 +452,11 @@ GST_START_TEST (test_recursive_algorithms)
       fill_random (in, seed++);
       fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
       GstBuffer *out = gst_harness_pull (h);
-      std::vector < cg::PlaneSpec > specs;
-      fail_unless (gst_cuda_gaussian_plane_specs (&info, &specs));
-      GstVideoFrame fin, fout;
-      fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
-      fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-      for (size_t p = 0; p < specs.size (); p++) {
-        const cg::PlaneGeometry & g = specs[p].geometry;
-        cg::PlaneValues src = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fin, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p));
-        cg::PlaneValues ref = cg::reference_recursive (g, src, r.filter,
-            6.0 / specs[p].subsample_x, 6.0 / specs[p].subsample_y, cg::StartUp::Exact);
-        cg::PlaneValues got = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fout, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
-        double worst = 0;
-        for (size_t i = 0; i < ref.size (); i++)
-          worst = std::max (worst, std::fabs (got[i] - ref[i]));
-        fail_unless (worst <= 1.0, "%s %s %s plane %zu: max error %.3f", r.algorithm,
-            r.partitions, format, p, worst);
-      }
-      gst_video_frame_unmap (&fin);
-      gst_video_frame_unmap (&fout);
+      check_planes (info, in, out, std::string (r.algorithm) + " " + r.partitions + " " + format,
+          [&](size_t, const cg::PlaneSpec & ps, const cg::PlaneValues & src) {
+            return cg::reference_recursive (ps.geometry, src, r.filter, 6.0 / ps.subsample_x,
+                6.0 / ps.subsample_y, cg::StartUp::Exact);
+          });
       gst_buffer_unref (out);
       gst_buffer_unref (in);
       gst_harness_teardown (h);
@@ -479,38 +491,23 @@ GST_START_TEST (test_edge_aware_algorithm)
       fill_random (in, seed++);
       fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
       GstBuffer *out = gst_harness_pull (h);
-      std::vector < cg::PlaneSpec > specs;
-      fail_unless (gst_cuda_gaussian_plane_specs (&info, &specs));
-      GstVideoFrame fin, fout;
-      fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
-      fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
       const cg::EdgeFilter f = strcmp (filter, "rf") == 0 ? cg::EdgeFilter::Rf :
           cg::EdgeFilter::Gaussian;
-      const cg::PlaneGeometry & g0 = specs[0].geometry;
-      const double sigma_r = 40.0 * g0.max_value () / 255.0;
-      const cg::EdgeSpacing luma = cg::reference_edge_spacing (g0,
-          cg::read_plane (g0, GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
-              GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0)), f, 7.0 / sigma_r, 7.0 / sigma_r,
-          specs[0].edge_channels);
-      for (size_t p = 0; p < specs.size (); p++) {
-        const cg::PlaneSpec & ps = specs[p];
-        const cg::PlaneGeometry & g = ps.geometry;
-        const cg::EdgeSpacing spacing = p == 0 ? luma :
-            cg::resample_edge_spacing (luma, g.width, g.height, ps.subsample_x, ps.subsample_y);
-        cg::PlaneValues ref = cg::reference_edge_aware (g,
-            cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fin, p),
-                GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p)), spacing, f,
-            7.0 / ps.subsample_x, 7.0 / ps.subsample_y, 2);
-        cg::PlaneValues got = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fout, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
-        double worst = 0;
-        for (size_t i = 0; i < ref.size (); i++)
-          worst = std::max (worst, std::fabs (got[i] - ref[i]));
-        fail_unless (worst <= 1.0, "edge-aware %s %s plane %zu: max error %.3f", filter,
-            format, p, worst);
-      }
-      gst_video_frame_unmap (&fin);
-      gst_video_frame_unmap (&fout);
+      cg::EdgeSpacing luma;
+      check_planes (info, in, out, std::string ("edge-aware ") + filter + " " + format,
+          [&](size_t p, const cg::PlaneSpec & ps, const cg::PlaneValues & src) {
+            const cg::PlaneGeometry & g = ps.geometry;
+            if (p == 0) {       /* plane 0 guides every plane */
+              const double sigma_r = 40.0 * g.max_value () / 255.0;
+              luma = cg::reference_edge_spacing (g, src, f, 7.0 / sigma_r, 7.0 / sigma_r,
+                  ps.edge_channels);
+            }
+            const cg::EdgeSpacing spacing = p == 0 ? luma :
+                cg::resample_edge_spacing (luma, g.width, g.height, ps.subsample_x,
+                ps.subsample_y);
+            return cg::reference_edge_aware (g, src, spacing, f, 7.0 / ps.subsample_x,
+                7.0 / ps.subsample_y, 2);
+          });
       gst_buffer_unref (out);
       gst_buffer_unref (in);
       gst_harness_teardown (h);

@@ -1,0 +1,35 @@
+// Small helpers for CPU tests on double planes: geometry, random content, differences.
+#pragma once
+
+#include <cmath>
+#include <random>
+
+#include "reference_blur.h"
+
+namespace cgtest {
+
+inline cudagaussian::PlaneGeometry geometry(int w, int h, int channels) {
+  cudagaussian::PlaneGeometry g;
+  g.width = w;
+  g.height = h;
+  g.channels = channels;
+  return g;
+}
+
+// Uniform 8-bit values.
+inline cudagaussian::PlaneValues random_plane(const cudagaussian::PlaneGeometry& g, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(0, 255);
+  cudagaussian::PlaneValues v(static_cast<size_t>(g.samples_per_row()) * g.height);
+  for (double& x : v) x = dist(rng);
+  return v;
+}
+
+template <typename A, typename B>
+double max_diff(const A& a, const B& b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) m = std::fmax(m, std::fabs(double(a[i]) - double(b[i])));
+  return m;
+}
+
+}  // namespace cgtest
