@@ -219,20 +219,17 @@ bool kappa_table(const std::string& data, bool quick, Csv& csv, const char* devi
 
 int main(int argc, char** argv) {
   const BenchOptions opt = parse_bench_options(argc, argv, "bench_edge_aware.csv");
-  const std::string& csv_path = opt.csv_path;
   const std::string& data = opt.data;
   const bool quick = opt.quick;
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
   gst_init(&argc, &argv);
   Csv csv;
-  csv.f = std::fopen(csv_path.c_str(), "w");
-  csv.row("table,device,variant,width,height,sigma,kappa,us,copy_us,photo,mse");
+  csv.open(opt.csv_path, "table,device,variant,width,height,sigma,kappa,us,copy_us,photo,mse");
   std::printf("Edge-aware blur on %s.\n", prop.name);
   const int runs = quick ? 10 : 50;
   bool ok = speed_table(2048, 2048, {5, 20, 60}, runs, csv, prop.name);
   ok = speed_table(1920, 1080, {5, 20, 60}, runs, csv, prop.name) && ok;
   ok = kappa_table(data, quick, csv, prop.name) && ok;
-  if (csv.f) std::fclose(csv.f);
   return ok ? 0 : 1;
 }

@@ -244,15 +244,13 @@ bool quality_table(const std::vector<Photo>& photos, const std::vector<double>& 
 
 int main(int argc, char** argv) {
   const BenchOptions opt = parse_bench_options(argc, argv, "bench_recursive.csv");
-  const std::string& csv_path = opt.csv_path;
   const std::string& data = opt.data;
   const bool quick = opt.quick;
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
   gst_init(&argc, &argv);
   Csv csv;
-  csv.f = std::fopen(csv_path.c_str(), "w");
-  csv.row("table,device,variant,width,height,sigma,us,copy_us,photo,psnr,max_abs");
+  csv.open(opt.csv_path, "table,device,variant,width,height,sigma,us,copy_us,photo,psnr,max_abs");
 
   std::printf("Recursive Gaussians on %s.\n", prop.name);
   const int runs = quick ? 20 : 100;
@@ -276,6 +274,5 @@ int main(int argc, char** argv) {
       ok = quality_table(photos, sigmas, 1920, 1080, "Full HD", csv, prop.name) && ok;
     }
   }
-  if (csv.f) std::fclose(csv.f);
   return ok ? 0 : 1;
 }

@@ -49,8 +49,20 @@ bool time_op(cudaStream_t stream, int frames, int warmup, int runs, Op op, doubl
 
 struct Csv {
   FILE* f = nullptr;
+  Csv() = default;
+  Csv(const Csv&) = delete;
+  Csv& operator=(const Csv&) = delete;
+  // Opens `path` (no file, only a warning, when it cannot) and writes the header line.
+  void open(const std::string& path, const char* header) {
+    f = std::fopen(path.c_str(), "w");
+    if (!f) std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    row(header);
+  }
   void row(const std::string& line) {
     if (f) std::fprintf(f, "%s\n", line.c_str());
+  }
+  ~Csv() {
+    if (f) std::fclose(f);
   }
 };
 

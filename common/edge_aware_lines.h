@@ -75,98 +75,64 @@ CG_HOST_DEVICE inline int edge_warmup_end(const EdgeLine<T>& l, int last, T exte
   return e;
 }
 
-// ---- RF (first order): left to right into `mid`, then right to left into `out` ----------------
-
+// ---- one direction over a segment and its warm-up (Algorithms A and C) ------------------------
+//
+// Direction 0 (causal, left to right) starts edge_warmup_begin() samples before the segment,
+// direction 1 (anticausal, right to left) edge_warmup_end() after it, each from the steady state
+// of a constant signal (exact at the line's ends), and stores only the segment's samples.
 template <typename T>
-CG_HOST_DEVICE inline void edge_rf_causal(const EdgeLine<T>& l, const T* in, T* mid, T log_a, int s0,
-                                          int s1, T extent) {
-  const int w = edge_warmup_begin(l, s0, extent);
-  T j[kEdgeMaxChannels] = {};
-  CG_FOR_CHANNELS(c, l.channels) j[c] = in[l.at(w) + c];  // replicate start: J = f
-  if (w >= s0)
-    CG_FOR_CHANNELS(c, l.channels) mid[l.at(w) + c] = j[c];
-  for (int k = w + 1; k < s1; ++k) {
-    const T weight = rf_weight(log_a, l.space(k));
-    const size_t p = l.at(k);
-    CG_FOR_CHANNELS(c, l.channels) j[c] = rf_apply(weight, j[c], in[p + c]);
-    if (k >= s0)
-      CG_FOR_CHANNELS(c, l.channels) mid[p + c] = j[c];
-  }
+CG_HOST_DEVICE inline int edge_warm_start(const EdgeLine<T>& l, int direction, int s0, int s1, T extent) {
+  return direction == 0 ? edge_warmup_begin(l, s0, extent) : edge_warmup_end(l, s1 - 1, extent);
 }
 
+// RF: direction 0 filters `in` into `mid`, direction 1 filters `mid` into `out`.
 template <typename T>
-CG_HOST_DEVICE inline void edge_rf_anticausal(const EdgeLine<T>& l, const T* mid, T* out, T log_a,
-                                              int s0, int s1, T extent) {
-  const int e = edge_warmup_end(l, s1 - 1, extent);
+CG_HOST_DEVICE inline void edge_rf_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
+                                        T log_a, int s0, int s1, T extent) {
+  const bool causal = direction == 0;
+  const T* src = causal ? in : mid;
+  T* dst = causal ? mid : out;
+  const int start = edge_warm_start(l, direction, s0, s1, extent);
+  const int count = causal ? s1 - start : start - s0 + 1;
   T j[kEdgeMaxChannels] = {};
-  CG_FOR_CHANNELS(c, l.channels) j[c] = mid[l.at(e) + c];
-  if (e < s1)
-    CG_FOR_CHANNELS(c, l.channels) out[l.at(e) + c] = j[c];
-  for (int k = e - 1; k >= s0; --k) {
-    const T weight = rf_weight(log_a, l.space(k + 1));
+  for (int i = 0; i < count; ++i) {
+    const int k = causal ? start + i : start - i;
     const size_t p = l.at(k);
-    CG_FOR_CHANNELS(c, l.channels) j[c] = rf_apply(weight, j[c], mid[p + c]);
-    if (k < s1)
-      CG_FOR_CHANNELS(c, l.channels) out[p + c] = j[c];
-  }
-}
-
-// ---- Gaussian (two complex first-order terms): causal sum into `mid`; anticausal added -------
-
-// mid = Re Σ_i causal_i.
-template <typename T>
-CG_HOST_DEVICE inline void edge_gaussian_causal(const EdgeLine<T>& l, const T* in, T* mid,
-                                                const DtGaussianTerm<T> terms[2], int s0, int s1,
-                                                T extent) {
-  const int w = edge_warmup_begin(l, s0, extent);
-  DtComplex<T> g[2][kEdgeMaxChannels] = {};
-  T f_previous[kEdgeMaxChannels] = {};
-  CG_FOR_CHANNELS(c, l.channels) {
-    f_previous[c] = in[l.at(w) + c];
-    for (int i = 0; i < 2; ++i) g[i][c] = dt_gaussian_steady(terms[i], f_previous[c]);
-    if (w >= s0) mid[l.at(w) + c] = g[0][c].re + g[1][c].re;
-  }
-  for (int k = w + 1; k < s1; ++k) {
-    const T delta = l.space(k);
-    const DtStepWeights<T> w0 = dt_gaussian_weights(terms[0], delta);
-    const DtStepWeights<T> w1 = dt_gaussian_weights(terms[1], delta);
-    const size_t p = l.at(k);
+    const T weight = i == 0 ? T(0) : rf_weight(log_a, l.space(causal ? k : k + 1));  // replicate start: J = f
     CG_FOR_CHANNELS(c, l.channels) {
-      const T f = in[p + c];
-      g[0][c] = dt_gaussian_apply(w0, f_previous[c], f, g[0][c]);
-      g[1][c] = dt_gaussian_apply(w1, f_previous[c], f, g[1][c]);
-      f_previous[c] = f;
-      if (k >= s0) mid[p + c] = g[0][c].re + g[1][c].re;
+      j[c] = rf_apply(weight, j[c], src[p + c]);
+      if (k >= s0 && k < s1) dst[p + c] = j[c];
     }
   }
 }
 
-// out = mid + Re Σ_i (anticausal_i - a_i f): both halves include the current sample once.
+// Gaussian: direction 0 writes mid = Re Σ_i causal_i; direction 1 writes
+// out = mid + Re Σ_i (anticausal_i - a_i f) (both halves include the current sample once).
 template <typename T>
-CG_HOST_DEVICE inline void edge_gaussian_anticausal(const EdgeLine<T>& l, const T* in, const T* mid,
-                                                    T* out, const DtGaussianTerm<T> terms[2], int s0,
-                                                    int s1, T extent) {
-  const int e = edge_warmup_end(l, s1 - 1, extent);
+CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
+                                              const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
+  const bool causal = direction == 0;
+  const int start = edge_warm_start(l, direction, s0, s1, extent);
+  const int count = causal ? s1 - start : start - s0 + 1;
   const T a_sum = terms[0].a.re + terms[1].a.re;
   DtComplex<T> g[2][kEdgeMaxChannels] = {};
-  T f_next[kEdgeMaxChannels] = {};
-  CG_FOR_CHANNELS(c, l.channels) {
-    const size_t p = l.at(e) + c;
-    f_next[c] = in[p];
-    for (int i = 0; i < 2; ++i) g[i][c] = dt_gaussian_steady(terms[i], f_next[c]);
-    if (e < s1) out[p] = mid[p] + g[0][c].re + g[1][c].re - a_sum * f_next[c];
-  }
-  for (int k = e - 1; k >= s0; --k) {
-    const T delta = l.space(k + 1);
-    const DtStepWeights<T> w0 = dt_gaussian_weights(terms[0], delta);
-    const DtStepWeights<T> w1 = dt_gaussian_weights(terms[1], delta);
+  T f_before[kEdgeMaxChannels] = {};  // the sample filtered just before
+  for (int i = 0; i < count; ++i) {
+    const int k = causal ? start + i : start - i;
     const size_t p = l.at(k);
+    DtStepWeights<T> w[2];
+    if (i > 0)
+      for (int t = 0; t < 2; ++t) w[t] = dt_gaussian_weights(terms[t], l.space(causal ? k : k + 1));
     CG_FOR_CHANNELS(c, l.channels) {
       const T f = in[p + c];
-      g[0][c] = dt_gaussian_apply(w0, f_next[c], f, g[0][c]);
-      g[1][c] = dt_gaussian_apply(w1, f_next[c], f, g[1][c]);
-      f_next[c] = f;
-      if (k < s1) out[p + c] = mid[p + c] + g[0][c].re + g[1][c].re - a_sum * f;
+      for (int t = 0; t < 2; ++t)
+        g[t][c] = i == 0 ? dt_gaussian_steady(terms[t], f) : dt_gaussian_apply(w[t], f_before[c], f, g[t][c]);
+      f_before[c] = f;
+      if (k >= s0 && k < s1) {
+        const T sum = g[0][c].re + g[1][c].re;
+        if (causal) mid[p + c] = sum;
+        else out[p + c] = mid[p + c] + sum - a_sum * f;
+      }
     }
   }
 }

@@ -160,26 +160,16 @@ __device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<floa
   return s0 < s1;
 }
 
+// Algorithms A and C: one direction of a pass (0: in -> mid, 1: -> out) over every segment.
 template <EdgeFilter kFilter>
 __global__ void __launch_bounds__(kThreads)
-causal_kernel(PassShape shape, PassParams p, const float* in, float* mid) {
+warm_kernel(PassShape shape, PassParams p, int direction, const float* in, float* mid, float* out) {
   EdgeLine<float> l;
   int s0, s1;
   long item;
   if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
-  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_causal(l, in, mid, p.log_a, s0, s1, p.extent);
-  else edge_gaussian_causal(l, in, mid, p.terms, s0, s1, p.extent);
-}
-
-template <EdgeFilter kFilter>
-__global__ void __launch_bounds__(kThreads)
-anticausal_kernel(PassShape shape, PassParams p, const float* in, const float* mid, float* out) {
-  EdgeLine<float> l;
-  int s0, s1;
-  long item;
-  if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
-  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_anticausal(l, mid, out, p.log_a, s0, s1, p.extent);
-  else edge_gaussian_anticausal(l, in, mid, out, p.terms, s0, s1, p.extent);
+  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_warm(l, direction, in, mid, out, p.log_a, s0, s1, p.extent);
+  else edge_gaussian_warm(l, direction, in, mid, out, p.terms, s0, s1, p.extent);
 }
 
 // ---- block-parallel: records of segment maps (edge_aware_lines.h), scanned per line ------------
@@ -250,9 +240,10 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
     }
     return;
   }
+  // Two launches: a segment's anticausal warm-up reads the causal results of the next segments.
   const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
-  causal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid);
-  anticausal_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+  warm_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, 0, in, mid, out);
+  warm_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, 1, in, mid, out);
 }
 
 // Per iteration: a -> (transpose) b -> horizontal pass -> a (transposed) -> (transpose) b ->

@@ -130,14 +130,11 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
                     float* dst) {
       if (split.block_parallel) return block_parallel(width, height, segments, spacing, src, dst);
       // All causal segments, then all anticausal ones.
-      each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
-        if (filter == EdgeFilter::Rf) edge_rf_causal(l, src, mid.data(), log_a, s0, s1, extent);
-        else edge_gaussian_causal(l, src, mid.data(), terms, s0, s1, extent);
-      });
-      each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
-        if (filter == EdgeFilter::Rf) edge_rf_anticausal(l, mid.data(), dst, log_a, s0, s1, extent);
-        else edge_gaussian_anticausal(l, src, mid.data(), dst, terms, s0, s1, extent);
-      });
+      for (int direction = 0; direction < 2; ++direction)
+        each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
+          if (filter == EdgeFilter::Rf) edge_rf_warm(l, direction, src, mid.data(), dst, log_a, s0, s1, extent);
+          else edge_gaussian_warm(l, direction, src, mid.data(), dst, terms, s0, s1, extent);
+        });
     };
     b = transpose(a, g.width, g.height, g.channels);
     pass(g.height, g.width, split.segments_x, ht, b.data(), a.data());
