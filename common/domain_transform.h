@@ -124,6 +124,7 @@ CG_HOST_DEVICE inline DtComplex<T> operator/(DtComplex<T> x, DtComplex<T> y) {
 template <typename T>
 struct DtGaussianTerm {
   DtComplex<T> a, b, decay, inv_r0, r1;
+  DtComplex<T> steady;  // a / (1 - b): the state of a constant input of 1
 };
 
 // Deriche 1993 constants as complex terms: [c0 cos(w x) + c1 sin(w x)] e^{-β x} is
@@ -148,7 +149,18 @@ CG_HOST_DEVICE inline void dt_gaussian_terms(T sigma, DtGaussianTerm<T> terms[2]
     const DtComplex<T> bm1 = t.b - one;
     t.inv_r0 = t.a * t.b / (bm1 * bm1);
     t.r1 = t.a / bm1;
+    t.steady = t.a / (one - t.b);
   }
+}
+
+// The terms computed in double and rounded once to T (what the float kernels use).
+template <typename T>
+inline void dt_gaussian_terms_rounded(double sigma, DtGaussianTerm<T> terms[2]) {
+  DtGaussianTerm<double> d[2];
+  dt_gaussian_terms(sigma, d);
+  auto r = [](DtComplex<double> c) { return DtComplex<T>{static_cast<T>(c.re), static_cast<T>(c.im)}; };
+  for (int i = 0; i < 2; ++i)
+    terms[i] = {r(d[i].a), r(d[i].b), r(d[i].decay), r(d[i].inv_r0), r(d[i].r1), r(d[i].steady)};
 }
 
 // b^Δ in polar form.
@@ -162,39 +174,50 @@ CG_HOST_DEVICE inline DtComplex<T> dt_power(const DtGaussianTerm<T>& t, T delta)
 // directions (and is Algorithm C's initial condition).
 template <typename T>
 CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_steady(const DtGaussianTerm<T>& t, T f) {
-  return t.a * f / DtComplex<T>{T(1) - t.b.re, -t.b.im};
+  return t.steady * f;
 }
 
-// One step of one term, either direction, including the current sample:
+// One step of one term, either direction, including the current sample (the seed's form; the
+// CPU reference runs it in double):
 //   g[k] = a f[k] + b^Δ g[k-1] + Φ,
 //   Φ = [(b^Δ-1)/(r0 Δ) - r1 b] f[k] - [(b^Δ-1)/(r0 Δ) - r1 b^Δ] f[k-1].
 // Φ is the uniform filter run over the input linearly interpolated between f[k-1] and f[k] at
 // unit steps (Σ_{j<Δ} a b^j f(t_k - j), summed in closed form for any real Δ): Φ = 0 at Δ = 1,
 // and a constant input gives a f/(1-b) for any Δ. Derived here; it has the r0, r1 of the seed.
-// The weights depend on Δ only, so they are computed once for all channels of a pixel:
-//   g[k] = current f[k] - previous f[k-1] + feedback g[k-1].
+template <typename T>
+CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_step(const DtGaussianTerm<T>& t, T delta, T f_previous,
+                                                    T f_current, DtComplex<T> g_previous) {
+  const DtComplex<T> bd = dt_power(t, delta);
+  const DtComplex<T> ramp = (bd - DtComplex<T>{T(1), T(0)}) * t.inv_r0 * (T(1) / delta);
+  const DtComplex<T> phi = (ramp - t.r1 * t.b) * f_current - (ramp - t.r1 * bd) * f_previous;
+  return t.a * f_current + bd * g_previous + phi;
+}
+
+// The same recursion in float, well conditioned: as a deviation from the steady state,
+// g[k] = S f[k] + e[k] with S = a/(1-b), the step is
+//   e[k] = R (f[k] - f[k-1]) + b^Δ e[k-1],   R = (b^Δ - 1) / (r0 Δ),
+// (the seed's coefficients of f[k] and f[k-1] are S + R and S b^Δ + R: at large sigma they are
+// ~sigma times larger than what they add to, and cancel in float; R and e do not). A line starts
+// with e = 0. b^Δ - 1 comes from expm1 and sin(yΔ/2), also without cancellation.
 template <typename T>
 struct DtStepWeights {
-  DtComplex<T> feedback, current, previous;
+  DtComplex<T> feedback, ramp;  // b^Δ, R
 };
 
 template <typename T>
 CG_HOST_DEVICE inline DtStepWeights<T> dt_gaussian_weights(const DtGaussianTerm<T>& t, T delta) {
-  const DtComplex<T> bd = dt_power(t, delta);
-  const DtComplex<T> ramp = (bd - DtComplex<T>{T(1), T(0)}) * t.inv_r0 * (T(1) / delta);
-  return {bd, t.a + ramp - t.r1 * t.b, ramp - t.r1 * bd};
+  const T x = t.decay.re * delta, half = T(0.5) * t.decay.im * delta;
+  const T e = std::exp(-x), em1 = std::expm1(-x);
+  const T sh = std::sin(half), ch = std::cos(half);
+  // e^{-x} (cos y - i sin y) - 1 with cos y = 1 - 2 sin²(y/2), sin y = 2 sin(y/2) cos(y/2).
+  const DtComplex<T> bm1 = {em1 - T(2) * sh * sh * e, -T(2) * sh * ch * e};
+  return {DtComplex<T>{T(1) + bm1.re, bm1.im}, bm1 * t.inv_r0 * (T(1) / delta)};
 }
 
 template <typename T>
-CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_apply(const DtStepWeights<T>& w, T f_previous,
-                                                     T f_current, DtComplex<T> g_previous) {
-  return w.current * f_current - w.previous * f_previous + w.feedback * g_previous;
-}
-
-template <typename T>
-CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_step(const DtGaussianTerm<T>& t, T delta, T f_previous,
-                                                    T f_current, DtComplex<T> g_previous) {
-  return dt_gaussian_apply(dt_gaussian_weights(t, delta), f_previous, f_current, g_previous);
+CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_apply(const DtStepWeights<T>& w, T f_previous, T f_current,
+                                                     DtComplex<T> e_previous) {
+  return w.ramp * (f_current - f_previous) + w.feedback * e_previous;
 }
 
 }  // namespace cudagaussian

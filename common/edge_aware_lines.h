@@ -108,14 +108,16 @@ CG_HOST_DEVICE inline void edge_rf_warm(const EdgeLine<T>& l, int direction, con
 
 // Gaussian: direction 0 writes mid = Re Σ_i causal_i; direction 1 writes
 // out = mid + Re Σ_i (anticausal_i - a_i f) (both halves include the current sample once).
+// Each term runs as a deviation e from its steady state S f (dt_gaussian_apply), e = 0 at the start.
 template <typename T>
 CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
                                               const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
   const bool causal = direction == 0;
   const int start = edge_warm_start(l, direction, s0, s1, extent);
   const int count = causal ? s1 - start : start - s0 + 1;
+  const T steady = terms[0].steady.re + terms[1].steady.re;
   const T a_sum = terms[0].a.re + terms[1].a.re;
-  DtComplex<T> g[2][kEdgeMaxChannels] = {};
+  DtComplex<T> e[2][kEdgeMaxChannels] = {};
   T f_before[kEdgeMaxChannels] = {};  // the sample filtered just before
   for (int i = 0; i < count; ++i) {
     const int k = causal ? start + i : start - i;
@@ -125,11 +127,11 @@ CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int directio
       for (int t = 0; t < 2; ++t) w[t] = dt_gaussian_weights(terms[t], l.space(causal ? k : k + 1));
     CG_FOR_CHANNELS(c, l.channels) {
       const T f = in[p + c];
-      for (int t = 0; t < 2; ++t)
-        g[t][c] = i == 0 ? dt_gaussian_steady(terms[t], f) : dt_gaussian_apply(w[t], f_before[c], f, g[t][c]);
+      if (i > 0)
+        for (int t = 0; t < 2; ++t) e[t][c] = dt_gaussian_apply(w[t], f_before[c], f, e[t][c]);
       f_before[c] = f;
       if (k >= s0 && k < s1) {
-        const T sum = g[0][c].re + g[1][c].re;
+        const T sum = steady * f + e[0][c].re + e[1][c].re;
         if (causal) mid[p + c] = sum;
         else out[p + c] = mid[p + c] + sum - a_sum * f;
       }
@@ -253,7 +255,8 @@ CG_HOST_DEVICE inline void edge_rf_bp_anticausal_apply(const EdgeLine<T>& l, con
 }
 
 // Gaussian: the segment's maps in both directions for both terms (maps 0, 1 causal; 2, 3
-// anticausal), from the input alone.
+// anticausal), from the input alone, in the deviation form of dt_gaussian_apply (a line's first
+// sample in each direction has e = 0: W = 0, u = 0).
 template <typename T>
 CG_HOST_DEVICE inline void edge_gaussian_bp_carry(const EdgeLine<T>& l, const T* in,
                                                   const DtGaussianTerm<T> terms[2], int s0, int s1, T* record) {
@@ -263,18 +266,13 @@ CG_HOST_DEVICE inline void edge_gaussian_bp_carry(const EdgeLine<T>& l, const T*
     DtComplex<T> f[2][kEdgeMaxChannels] = {};
     for (int i = 0; i < s1 - s0; ++i) {
       const int k = direction == 0 ? s0 + i : s1 - 1 - i;
-      const int edge = direction == 0 ? 0 : n - 1;       // where the line starts in this direction
-      const int before = direction == 0 ? k - 1 : k + 1;  // the sample filtered just before k
-      const size_t at = l.at(k);
-      if (k == edge) {
-        for (int t = 0; t < 2; ++t) {
-          p[t] = {T(0), T(0)};
-          CG_FOR_CHANNELS(c, l.channels) { f[t][c] = dt_gaussian_steady(terms[t], in[at + c]); }
-        }
-        continue;
+      if (k == (direction == 0 ? 0 : n - 1)) {  // where the line starts in this direction
+        p[0] = p[1] = {T(0), T(0)};
+        continue;  // F is still zero there: e = 0
       }
+      const int before = direction == 0 ? k - 1 : k + 1;  // the sample filtered just before k
       const T delta = l.space(direction == 0 ? k : k + 1);
-      const size_t bt = l.at(before);
+      const size_t at = l.at(k), bt = l.at(before);
       for (int t = 0; t < 2; ++t) {
         const DtStepWeights<T> w = dt_gaussian_weights(terms[t], delta);
         CG_FOR_CHANNELS(c, l.channels) { f[t][c] = dt_gaussian_apply(w, in[bt + c], in[at + c], f[t][c]); }
@@ -292,29 +290,29 @@ CG_HOST_DEVICE inline void edge_gaussian_bp_apply(const EdgeLine<T>& l, const T*
                                                   const DtGaussianTerm<T> terms[2], int s0, int s1,
                                                   const T* record) {
   const int mf = edge_map_floats(l.channels), n = l.length;
+  const T steady = terms[0].steady.re + terms[1].steady.re;
   const T a_sum = terms[0].a.re + terms[1].a.re;
   for (int direction = 0; direction < 2; ++direction) {
-    DtComplex<T> g[2][kEdgeMaxChannels] = {};
-    for (int t = 0; t < 2; ++t) edge_load_entry(record + (direction * 2 + t) * mf, g[t], l.channels);
+    DtComplex<T> e[2][kEdgeMaxChannels] = {};
+    for (int t = 0; t < 2; ++t) edge_load_entry(record + (direction * 2 + t) * mf, e[t], l.channels);
     for (int i = 0; i < s1 - s0; ++i) {
       const int k = direction == 0 ? s0 + i : s1 - 1 - i;
-      const int edge = direction == 0 ? 0 : n - 1;
-      const int before = direction == 0 ? k - 1 : k + 1;
       const size_t at = l.at(k);
-      if (k == edge) {
-        for (int t = 0; t < 2; ++t) CG_FOR_CHANNELS(c, l.channels) { g[t][c] = dt_gaussian_steady(terms[t], in[at + c]); }
+      if (k == (direction == 0 ? 0 : n - 1)) {
+        for (int t = 0; t < 2; ++t) CG_FOR_CHANNELS(c, l.channels) { e[t][c] = {T(0), T(0)}; }
       } else {
         const T delta = l.space(direction == 0 ? k : k + 1);
-        const size_t bt = l.at(before);
+        const size_t bt = l.at(direction == 0 ? k - 1 : k + 1);
         for (int t = 0; t < 2; ++t) {
           const DtStepWeights<T> w = dt_gaussian_weights(terms[t], delta);
-          CG_FOR_CHANNELS(c, l.channels) { g[t][c] = dt_gaussian_apply(w, in[bt + c], in[at + c], g[t][c]); }
+          CG_FOR_CHANNELS(c, l.channels) { e[t][c] = dt_gaussian_apply(w, in[bt + c], in[at + c], e[t][c]); }
         }
       }
       CG_FOR_CHANNELS(c, l.channels) {
-        const T sum = g[0][c].re + g[1][c].re;
+        const T f = in[at + c];
+        const T sum = steady * f + e[0][c].re + e[1][c].re;
         if (direction == 0) out[at + c] = sum;
-        else out[at + c] += sum - a_sum * in[at + c];
+        else out[at + c] += sum - a_sum * f;
       }
     }
   }

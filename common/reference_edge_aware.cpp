@@ -15,9 +15,10 @@ void validate_plane(const PlaneGeometry& g, const PlaneValues& in) {
     throw std::invalid_argument("edge-aware: plane geometry and values disagree");
 }
 
+// One axis may have sigma 0 (no passes along it), not both.
 void validate_sigmas(double sigma_x, double sigma_y, int iterations) {
-  if (!(sigma_x > 0) || !std::isfinite(sigma_x) || !(sigma_y > 0) || !std::isfinite(sigma_y) ||
-      iterations < 1)
+  if (!(sigma_x >= 0) || !std::isfinite(sigma_x) || !(sigma_y >= 0) || !std::isfinite(sigma_y) ||
+      !(sigma_x > 0 || sigma_y > 0) || iterations < 1)
     throw std::invalid_argument("edge-aware: need sigma_s > 0, sigma_r > 0, iterations >= 1");
 }
 
@@ -58,7 +59,8 @@ PlaneValues guided(const PlaneGeometry& g, const PlaneValues& in, const PlaneGeo
                    EdgeFilter filter) {
   validate_plane(g, in);
   validate_plane(guide_g, guide);
-  if (!(sigma_r > 0)) throw std::invalid_argument("edge-aware: need sigma_s > 0, sigma_r > 0, iterations >= 1");
+  if (!(sigma_r > 0) || !(sigma_s > 0))
+    throw std::invalid_argument("edge-aware: need sigma_s > 0, sigma_r > 0, iterations >= 1");
   validate_sigmas(sigma_s, sigma_s, iterations);
   const double ratio = sigma_s / sigma_r;  // 0 for sigma_r = +inf
   return reference_edge_aware(g, in, reference_edge_spacing(guide_g, guide, filter, ratio, ratio),
@@ -115,14 +117,14 @@ PlaneValues reference_edge_aware(const PlaneGeometry& g, const PlaneValues& in, 
   for (int i = 1; i <= iterations; ++i) {
     const double hx = iteration_sigma(sigma_x, i, iterations);
     const double hy = iteration_sigma(sigma_y, i, iterations);
-    for (int y = 0; y < g.height; ++y)
+    for (int y = 0; y < g.height && hx > 0; ++y)
       for (int c = 0; c < g.channels; ++c) {
         double* line = &v[y * row + c];
         const double* d = &spacing.h[static_cast<size_t>(y) * g.width];
         if (filter == EdgeFilter::Rf) rf_line(line, g.width, g.channels, d, 1, rf_feedback(hx));
         else gaussian_line(line, g.width, g.channels, d, 1, hx);
       }
-    for (int x = 0; x < g.width; ++x)
+    for (int x = 0; x < g.width && hy > 0; ++x)
       for (int c = 0; c < g.channels; ++c) {
         double* line = &v[static_cast<size_t>(x) * g.channels + c];
         const double* d = &spacing.v[x];

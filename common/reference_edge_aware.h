@@ -33,7 +33,8 @@ EdgeSpacing reference_edge_spacing(const PlaneGeometry& guide_g, const PlaneValu
 EdgeSpacing resample_edge_spacing(const EdgeSpacing& guide, int width, int height, int sx, int sy);
 
 // The edge-aware blur of one plane over given spacings (same width and height as the plane),
-// sigma_x for the horizontal passes, sigma_y for the vertical ones (> 0, finite).
+// sigma_x for the horizontal passes, sigma_y for the vertical ones (finite, >= 0, not both 0:
+// an axis with sigma 0 gets no passes).
 PlaneValues reference_edge_aware(const PlaneGeometry& g, const PlaneValues& in, const EdgeSpacing& spacing,
                                  EdgeFilter filter, double sigma_x, double sigma_y, int iterations);
 

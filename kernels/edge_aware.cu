@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "edge_aware_lines.h"
 #include "plane_blur.h"  // check_run_arguments
@@ -33,6 +34,7 @@ struct PassParams {
   float extent;                    // Algorithm C warm-up: kappa x sigma_H of transformed distance
   int segments;                    // per line (1: Algorithm A)
   bool block_parallel;             // segments joined exactly through their linear maps
+  bool identity;                   // sigma 0 along this axis: no pass
 };
 
 // Block-parallel segment length: a 1080-pixel line makes 34 segments, as for the recursive
@@ -45,16 +47,12 @@ struct PlanePlan {
   std::vector<PassParams> x, y;  // per iteration
 };
 
-DtComplex<float> to_float(DtComplex<double> c) { return {static_cast<float>(c.re), static_cast<float>(c.im)}; }
-
 PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int length) {
   PassParams p{};
+  p.identity = !(sigma_h > 0.0);
+  if (p.identity) return p;
   p.log_a = static_cast<float>(-std::sqrt(2.0) / sigma_h);
-  DtGaussianTerm<double> terms[2];
-  dt_gaussian_terms(sigma_h, terms);  // in double, then rounded once
-  for (int i = 0; i < 2; ++i)
-    p.terms[i] = {to_float(terms[i].a), to_float(terms[i].b), to_float(terms[i].decay),
-                  to_float(terms[i].inv_r0), to_float(terms[i].r1)};
+  dt_gaussian_terms_rounded(sigma_h, p.terms);  // in double, then rounded once
   p.extent = static_cast<float>(s.kappa * sigma_h);
   // OneWay 1 (Algorithm A); TwoWay, KWay: Algorithm C; BlockParallel: segments of at most
   // kBlockSegment (never an empty one: (segments - 1) x 32 < length).
@@ -246,8 +244,9 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
   warm_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, 1, in, mid, out);
 }
 
-// Per iteration: a -> (transpose) b -> horizontal pass -> a (transposed) -> (transpose) b ->
-// vertical pass -> a.
+// Per iteration, with `cur` the filtered plane and `tmp` the other buffer: the horizontal pass
+// (cur -> transposed tmp -> pass -> cur, transposed -> tmp, then swap) and the vertical pass
+// (cur -> tmp, then swap); an axis with sigma 0 is skipped.
 template <typename T>
 Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t src_pitch, void* dst,
                  size_t dst_pitch, const float* ht, const float* v, float* a, float* b, float* mid,
@@ -259,15 +258,25 @@ Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t
                                                       row_samples, g.height, g.shift, a);
   const PassShape across{g.height, g.width, g.channels, ht};  // on the transposed plane
   const PassShape down{g.width, g.height, g.channels, v};
+  auto pass = [&](const PassShape& shape, const PassParams& p, const float* in, float* out) {
+    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(shape, p, in, mid, out, carries, stream);
+    else launch_pass<EdgeFilter::Gaussian>(shape, p, in, mid, out, carries, stream);
+  };
+  float* cur = a;
+  float* tmp = b;
   for (size_t i = 0; i < pp.x.size(); ++i) {
-    launch_transpose(a, g.width, g.height, g.channels, b, stream);
-    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(across, pp.x[i], b, mid, a, carries, stream);
-    else launch_pass<EdgeFilter::Gaussian>(across, pp.x[i], b, mid, a, carries, stream);
-    launch_transpose(a, g.height, g.width, g.channels, b, stream);
-    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(down, pp.y[i], b, mid, a, carries, stream);
-    else launch_pass<EdgeFilter::Gaussian>(down, pp.y[i], b, mid, a, carries, stream);
+    if (!pp.x[i].identity) {
+      launch_transpose(cur, g.width, g.height, g.channels, tmp, stream);
+      pass(across, pp.x[i], tmp, cur);
+      launch_transpose(cur, g.height, g.width, g.channels, tmp, stream);
+      std::swap(cur, tmp);
+    }
+    if (!pp.y[i].identity) {
+      pass(down, pp.y[i], cur, tmp);
+      std::swap(cur, tmp);
+    }
   }
-  store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(a, row_samples, g.height, g.shift,
+  store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(cur, row_samples, g.height, g.shift,
                                                        static_cast<float>(g.max_value()),
                                                        static_cast<T*>(dst), dst_pitch / sizeof(T));
   return launch_check();
@@ -291,8 +300,9 @@ Status EdgeAwareBlur::validate(const EdgeAwareSettings& s, const std::vector<Pla
                                double sigma_x, double sigma_y) {
   if (planes.empty()) return Status::invalid("a frame needs at least one plane");
   for (double sigma : {sigma_x, sigma_y})
-    if (!(sigma > 0.0 && sigma <= kMaxSigma))
-      return Status::invalid("algorithm=edge-aware needs sigma and sigma-y above 0 and at most 1000");
+    if (!(sigma == 0.0 || (sigma >= kMinSigma && sigma <= kMaxSigma)))
+      return Status::invalid("algorithm=edge-aware needs sigma and sigma-y of 0 or 0.001 to 1000");
+  if (!(sigma_x > 0.0 || sigma_y > 0.0)) return Status::invalid("algorithm=edge-aware needs a sigma above 0");
   if (!(s.sigma_r > 0.0)) return Status::invalid("sigma-r must be > 0");
   if (s.iterations < 1 || s.iterations > kMaxIterations)
     return Status::invalid("iterations must be between 1 and 10");
@@ -341,7 +351,9 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
     if (i > 0) other = std::max(other, pixels(pp.g));
     plan->planes.push_back(std::move(pp));
   }
-  for (DeviceBuffer* b : {&work_a_, &work_b_, &mid_}) CG_TRY(b->reserve(work * sizeof(float)));
+  for (DeviceBuffer* b : {&work_a_, &work_b_}) CG_TRY(b->reserve(work * sizeof(float)));
+  // The Gaussian's block-parallel passes keep their causal half in the output: no mid plane.
+  if (s.filter == EdgeFilter::Rf || s.split != LineSplit::BlockParallel) CG_TRY(mid_.reserve(work * sizeof(float)));
   for (DeviceBuffer* b : {&guide_h_, &guide_ht_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
   if (other > 0)
     for (DeviceBuffer* b : {&plane_ht_, &plane_v_}) CG_TRY(b->reserve(other * sizeof(float)));

@@ -40,6 +40,8 @@ struct EdgeAwareSettings {
 
 class EdgeAwareBlur {
  public:
+  // A sigma is 0 (no passes along that axis; not both) or in [kMinSigma, kMaxSigma].
+  static constexpr double kMinSigma = 0.001;
   static constexpr double kMaxSigma = 1000.0;
   static constexpr int kMaxIterations = 10;
 

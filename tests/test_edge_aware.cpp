@@ -227,37 +227,67 @@ CG_TEST(gaussian_nonuniform_step_equals_uniform_filter_of_interpolated_line) {
 }
 
 CG_TEST(float_steps_track_double) {
-  // The future kernels run these steps in float32: one RF line and one Gaussian term, compared.
-  const int n = 1920;
-  std::mt19937 rng(1);
-  std::uniform_real_distribution<double> dist(0, 255);
-  std::vector<double> v(n);
-  for (double& x : v) x = dist(rng);
-  double rf_err = 0, g_err = 0;
-  const double sigma = 20.0, ratio = 20.0 / 30.0;
-  const double a = rf_feedback(sigma);
-  const float af = rf_feedback(float(sigma));
-  double jd = v[0];
-  float jf = float(v[0]);
-  DtGaussianTerm<double> td[2];
-  DtGaussianTerm<float> tf[2];
-  dt_gaussian_terms(sigma, td);
-  dt_gaussian_terms(float(sigma), tf);
-  DtComplex<double> gd = dt_gaussian_steady(td[0], v[0]);
-  DtComplex<float> gf = dt_gaussian_steady(tf[0], float(v[0]));
-  for (int k = 1; k < n; ++k) {
-    const double pd[1] = {v[k - 1]}, cd[1] = {v[k]};
-    const float pf[1] = {float(v[k - 1])}, cf[1] = {float(v[k])};
-    jd = rf_step(a, rf_distance(pd, cd, 1, ratio), jd, v[k]);
-    jf = rf_step(af, rf_distance(pf, cf, 1, float(ratio)), jf, float(v[k]));
-    gd = dt_gaussian_step(td[0], gaussian_spacing(pd, cd, 1, ratio), v[k - 1], v[k], gd);
-    gf = dt_gaussian_step(tf[0], gaussian_spacing(pf, cf, 1, float(ratio)), pf[0], cf[0], gf);
-    rf_err = std::fmax(rf_err, std::fabs(jd - jf));
-    g_err = std::fmax(g_err, std::fabs(gd.re - gf.re));
+  // The kernels run these steps in float32: one RF line and one Gaussian term (in the deviation
+  // form e = g - S f of dt_gaussian_apply, with the weights the kernels use) against the seed's
+  // form in double, over 0..255 and over 16-bit values at the element's largest sigma.
+  struct Case { double sigma, range, rf_limit, g_limit; };
+  for (const Case& c : {Case{20.0, 255.0, 1e-2, 1e-2}, Case{250.0, 65535.0, 0.5, 0.5}, Case{1000.0, 65535.0, 0.5, 0.5}}) {
+    const int n = 4096;
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<double> dist(0, c.range);
+    std::vector<double> v(n);
+    for (double& x : v) x = dist(rng);
+    for (int k = 1; k < n; ++k)
+      if ((k / 300) % 2) v[k] = v[k - 1];  // flat runs as well as noise
+    double rf_err = 0, g_err = 0;
+    const double ratio = 20.0 / (30.0 * c.range / 255.0);
+    const double a = rf_feedback(c.sigma);
+    const float log_a = static_cast<float>(std::log(a));
+    double jd = v[0];
+    float jf = float(v[0]);
+    DtGaussianTerm<double> td[2];
+    DtGaussianTerm<float> tf[2];
+    dt_gaussian_terms(c.sigma, td);
+    dt_gaussian_terms_rounded(c.sigma, tf);
+    DtComplex<double> gd = dt_gaussian_steady(td[0], v[0]);
+    DtComplex<float> ef = {0.0f, 0.0f};
+    for (int k = 1; k < n; ++k) {
+      const double pd[1] = {v[k - 1]}, cd[1] = {v[k]};
+      const float pf[1] = {float(v[k - 1])}, cf[1] = {float(v[k])};
+      jd = rf_step(a, rf_distance(pd, cd, 1, ratio), jd, v[k]);
+      jf = rf_apply(rf_weight(log_a, rf_distance(pf, cf, 1, float(ratio))), jf, cf[0]);
+      gd = dt_gaussian_step(td[0], gaussian_spacing(pd, cd, 1, ratio), v[k - 1], v[k], gd);
+      ef = dt_gaussian_apply(dt_gaussian_weights(tf[0], gaussian_spacing(pf, cf, 1, float(ratio))), pf[0], cf[0], ef);
+      rf_err = std::fmax(rf_err, std::fabs(jd - jf));
+      g_err = std::fmax(g_err, std::fabs(gd.re - (tf[0].steady.re * cf[0] + ef.re)));
+    }
+    std::printf("  float32 vs double, %d samples of 0..%g, sigma %g: RF %.3g, Gaussian term %.3g\n", n, c.range,
+                c.sigma, rf_err, g_err);
+    CHECK(rf_err <= c.rf_limit);
+    CHECK(g_err <= c.g_limit);
   }
-  std::printf("  float32 vs double over 1920 samples (0..255): RF %.3g, Gaussian term %.3g\n", rf_err, g_err);
-  CHECK(rf_err <= 1e-2);
-  CHECK(g_err <= 1e-1);
+}
+
+CG_TEST(an_axis_with_sigma_zero_gets_no_passes) {
+  // Rows constant, columns varying: with sigma_y = 0 nothing changes; with sigma_x = 0 the
+  // columns are filtered like a plane of one column.
+  const PlaneGeometry g = geometry(9, 40, 1);
+  PlaneValues in(static_cast<size_t>(9) * 40);
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 9; ++x) in[y * 9 + x] = (y * 53) % 256;
+  for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf}) {
+    const EdgeSpacing sp = reference_edge_spacing(g, in, f, 0.2, 0.2);
+    CHECK(max_diff(reference_edge_aware(g, in, sp, f, 5.0, 0.0, 3), in) < 1e-9);
+    const PlaneValues cols = reference_edge_aware(g, in, sp, f, 0.0, 5.0, 3);
+    const PlaneGeometry g1 = geometry(1, 40, 1);
+    PlaneValues column(40);
+    for (int y = 0; y < 40; ++y) column[y] = in[y * 9];
+    const PlaneValues one = reference_edge_aware(g1, column, reference_edge_spacing(g1, column, f, 0.2, 0.2), f,
+                                                 1.0, 5.0, 3);
+    double d = 0;
+    for (int y = 0; y < 40; ++y) d = std::fmax(d, std::fabs(cols[y * 9 + 4] - one[y]));
+    CHECK(d < 1e-9);
+  }
 }
 
 CG_TEST(invalid_arguments_throw) {

@@ -3,9 +3,9 @@
 // every plane (its colour channels only), chroma planes use its spacing resampled to their grid.
 // Skips (exit 77) without a CUDA device.
 //
-// Checked: Algorithm A (partitions one-way), block-parallel, and Algorithm C with a warm-up
-// longer than any line (two-way, k-way, kappa 1000) within 1 sample unit of round(reference),
-// for both filters, RGBA
+// Checked: Algorithm A (partitions one-way), block-parallel, and Algorithm C with a warm-up of
+// 100 sigmas (two-way, k-way: its start error is then e^-170, below float rounding) within 1
+// sample unit of round(reference), for both filters, RGBA
 // (alpha not a guide), GRAY8, GRAY16, P010-style 16-bit with shift, I420, NV12 and Y42B layouts,
 // sizes 1x1, 3x2, 385x289 and 1921x1081, padded strides; outputs poisoned first and padding
 // bytes must keep their poison. On a photograph: Algorithm C at kappa 2 against A, MSE <= 1;
@@ -206,7 +206,7 @@ CG_TEST(exact_splits_match_the_reference_on_every_layout) {
         for (LineSplit split : splits) {
           const BlurSettings s = edge_settings(f, split, split == LineSplit::OneWay ? 3.0 : 8.0,
                                                split == LineSplit::KWay ? 1e4 : 25.0,
-                                               split == LineSplit::TwoWay ? 1 : 3, 1000.0);
+                                               split == LineSplit::TwoWay ? 1 : 3, 100.0);
           std::vector<HostPlane> in;
           for (size_t i = 0; i < layout.planes.size(); ++i)
             in.push_back(make_plane(layout.planes[i].geometry, sz.pad * layout.planes[i].geometry.bytes_per_sample,
@@ -247,6 +247,34 @@ CG_TEST(full_hd_plus_one_rgba_matches_the_reference) {
                   line_split_name(split), worst);
       CHECK(worst <= 1.0);
     }
+}
+
+CG_TEST(one_axis_and_16_bit_large_sigma_match_the_reference) {
+  struct Case { const char* what; PlaneSpec spec; double sigma_x, sigma_y; int iterations; };
+  const Case cases[] = {{"RGBA sigma-y 0", spec(97, 61, 4, 1, 0, 1, 1, 0x7), 6.0, 0.0, 3},
+                        {"GRAY8 sigma 0 across", spec(61, 97, 1, 1, 0), 0.0, 9.0, 2},
+                        {"GRAY16 sigma 250", spec(400, 300, 1, 2, 0), 250.0, 250.0, 3},
+                        {"P010 luma sigma 250", spec(333, 200, 1, 2, 6), 250.0, 120.0, 1}};
+  for (const Case& c : cases)
+    for (EdgeFilter f : {EdgeFilter::Gaussian, EdgeFilter::Rf})
+      for (LineSplit split : {LineSplit::OneWay, LineSplit::BlockParallel}) {
+        BlurSettings s = edge_settings(f, split, c.sigma_x, 30.0, c.iterations, 2.0);
+        s.sigma_y = c.sigma_y;
+        const std::vector<PlaneSpec> specs = {c.spec};
+        const std::vector<HostPlane> in = {make_plane(c.spec.geometry, 8, 31)};
+        std::vector<std::vector<uint8_t>> out;
+        std::string error;
+        if (!run_gpu(s, specs, in, out, error)) {
+          std::printf("  %s %s %s: %s\n", c.what, edge_filter_name(f), line_split_name(split), error.c_str());
+          CHECK(false);
+          continue;
+        }
+        const double worst = worst_error(specs, in, out, reference_frame(s, specs, in));
+        if (worst > 1.0)
+          std::printf("  %s %s %s: max |gpu - round(ref)| = %g\n", c.what, edge_filter_name(f),
+                      line_split_name(split), worst);
+        CHECK(worst <= 1.0);
+      }
 }
 
 CG_TEST(algorithm_c_at_kappa_2_and_block_parallel_are_close_to_a_on_a_photograph) {
@@ -298,8 +326,10 @@ CG_TEST(unsupported_settings_are_refused_with_a_message) {
   s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 20, 0, 2);
   CHECK(refused(s, "iterations"));
   s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 20, 3, 2);
-  s.sigma_y = 0;
+  s.sigma_x = s.sigma_y = 0;
   CHECK(refused(s, "sigma"));
+  s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3000, 20, 3, 2);
+  CHECK(refused(s, "1000"));
   s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 0, 3, 2);
   CHECK(refused(s, "sigma-r"));
   // partitions=auto is block-parallel and kappa -1 is 2 for edge-aware.
