@@ -21,6 +21,7 @@
 
 #include "device_memory.h"
 #include "fir_taps.h"
+#include "per_pixel_fir.h"
 #include "separable_fir.h"
 
 using namespace cudagaussian;
@@ -57,6 +58,7 @@ struct Row {
   double sigma;
   int radius;
   double fir_us, copy_us, copy1d_us;
+  double table_us, incremental_us;  // the per-pixel kernel, taps from a table / incremental
   double floor_us() const { return std::min(copy_us, copy1d_us); }
 };
 
@@ -130,8 +132,16 @@ int main(int argc, char** argv) {
     auto blur = [&](int f) {
       return fir.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
     };
-    Row r{sigma, radius, 0.0, 0.0, 0.0};
+    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0};
     BENCH_CHECK(time_op(blur, &r.fir_us));
+    for (TapSource source : {TapSource::Table, TapSource::Incremental}) {
+      PerPixelFir per_pixel;
+      BENCH_CHECK(per_pixel.plan(g, sigma, radius, sigma, radius, Border::Replicate, source));
+      auto op = [&](int f) {
+        return per_pixel.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
+      };
+      BENCH_CHECK(time_op(op, source == TapSource::Table ? &r.table_us : &r.incremental_us));
+    }
     // Re-measured per row: clocks drift over a run.
     BENCH_CHECK(time_op(copy, &r.copy_us));
     BENCH_CHECK(time_op(copy1d, &r.copy1d_us));
@@ -143,14 +153,17 @@ int main(int argc, char** argv) {
   std::printf("Median of %d runs after %d warm-up, rotating %d source and %d destination frames;\n"
               "copy 2D = cudaMemcpy2DAsync, copy 1D = cudaMemcpyAsync of the same frames, device to\n"
               "device; the ratio is to the faster copy. GB/s-equivalent = (frame read + frame\n"
-              "written) / FIR time. Radius <= 16 runs fused (one kernel), larger radii in two passes.\n\n",
+              "written) / FIR time. Radius <= 16 runs fused (one kernel), larger radii in two passes.\n"
+              "Per-pixel: the seeds' formulation (a thread per output, symmetric tap pairs), taps\n"
+              "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%).\n\n",
               kIterations, kWarmup, kFrames, kFrames);
-  std::printf("| sigma | radius | FIR µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent |\n");
-  std::printf("|------:|-------:|-------:|-----------:|-----------:|-----------:|----------------:|\n");
+  std::printf("| sigma | radius | FIR µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain |\n");
+  std::printf("|------:|-------:|-------:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|\n");
   for (const Row& r : rows)
-    std::printf("| %g | %d | %.1f | %.2f | %.2f | %.1f | %.0f |\n", r.sigma, r.radius, r.fir_us,
+    std::printf("| %g | %d | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% |\n", r.sigma, r.radius, r.fir_us,
                 r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(),
-                2.0 * frame_bytes / (r.fir_us * 1e3));
+                2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us,
+                100.0 * (r.table_us / r.incremental_us - 1.0));
 
   if (argc > 1) {
     FILE* f = std::fopen(argv[1], "w");
@@ -159,11 +172,11 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,copy2d_us,copy1d_us,ratio,"
-                    "gbps_equivalent\n");
+                    "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us\n");
     for (const Row& r : rows)
-      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.1f\n", prop.name, kWidth,
+      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f\n", prop.name, kWidth,
                    kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.copy_us, r.copy1d_us,
-                   r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3));
+                   r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us);
     std::fclose(f);
   }
 

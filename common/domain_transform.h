@@ -13,21 +13,12 @@
 
 #include <cmath>
 
-#include "blur_params.h"  // EdgeFilter
-#include "border.h"       // CG_HOST_DEVICE
+#include "blur_params.h"   // EdgeFilter
+#include "channel_loop.h"  // CG_HOST_DEVICE, CG_FOR_CHANNELS
 
 namespace cudagaussian {
 
-// Pixels have at most four channels. Loops over a pixel's channels run to this bound with the
-// real count as a condition, so that CUDA unrolls them and keeps per-channel state in registers.
-constexpr int kEdgeMaxChannels = 4;
-#ifdef __CUDA_ARCH__
-#define CG_FOR_CHANNELS(c, channels) \
-  _Pragma("unroll") for (int c = 0; c < ::cudagaussian::kEdgeMaxChannels; ++c) if (c < (channels))
-#else
-#define CG_FOR_CHANNELS(c, channels) \
-  for (int c = 0; c < ::cudagaussian::kEdgeMaxChannels; ++c) if (c < (channels))
-#endif
+constexpr int kEdgeMaxChannels = kMaxChannels;
 
 // Distance between two neighbouring pixels (pointers to their first channel; channels are
 // interleaved) over the channels set in `mask` (bit c: channel c; alpha and padding are left

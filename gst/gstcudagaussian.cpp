@@ -81,6 +81,7 @@ enum
   PROP_SIGMA_R,
   PROP_ITERATIONS,
   PROP_EDGE_FILTER,
+  PROP_COEFFICIENTS,
 };
 
 #define MAX_SIGMA 250.0
@@ -100,6 +101,7 @@ enum
 #define MAX_SIGMA_R 100000.0
 #define DEFAULT_ITERATIONS 3
 #define DEFAULT_EDGE_FILTER cg::EdgeFilter::Gaussian
+#define DEFAULT_COEFFICIENTS cg::TapSource::Table
 #define MAX_SEGMENTS 4096
 #define MAX_FRAMES_IN_FLIGHT 8
 /* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
@@ -123,6 +125,7 @@ struct _GstCudaGaussian
   gdouble sigma_r;
   guint iterations;
   cg::EdgeFilter edge_filter;
+  cg::TapSource coefficients;
 
   /* streaming state */
   GstCudaContext *context;
@@ -263,6 +266,26 @@ gst_cuda_gaussian_edge_filter_get_type (void)
   return type;
 }
 
+GType
+gst_cuda_gaussian_coefficients_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::TapSource::Table,
+        "Taps from a table (the register-blocked kernel; the fastest, measured)", "table"},
+    {(gint) cg::TapSource::Incremental,
+        "Taps generated in the kernel by Turkowski's incremental method (a per-pixel "
+          "kernel, for comparison)", "incremental"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianCoefficients", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
@@ -312,6 +335,7 @@ gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
   s.sigma_r = self->sigma_r;
   s.iterations = (int) self->iterations;
   s.edge_filter = self->edge_filter;
+  s.coefficients = self->coefficients;
   GST_OBJECT_UNLOCK (self);
   return s;
 }
@@ -368,6 +392,9 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
     case PROP_EDGE_FILTER:
       self->edge_filter = (cg::EdgeFilter) g_value_get_enum (value);
+      break;
+    case PROP_COEFFICIENTS:
+      self->coefficients = (cg::TapSource) g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -431,6 +458,9 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
       break;
     case PROP_EDGE_FILTER:
       g_value_set_enum (value, (gint) self->edge_filter);
+      break;
+    case PROP_COEFFICIENTS:
+      g_value_set_enum (value, (gint) self->coefficients);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -901,6 +931,12 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER, (gint) DEFAULT_EDGE_FILTER,
           mutable_playing));
 
+  g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
+      g_param_spec_enum ("coefficients", "Coefficients",
+          "algorithm=fir: where the taps come from (algorithm=auto always uses the table)",
+          GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS, (gint) DEFAULT_COEFFICIENTS,
+          mutable_playing));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs video with an exact Gaussian on an NVIDIA GPU",
@@ -938,6 +974,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS,
+      (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
       "CUDA Gaussian blur");
 }
@@ -960,6 +998,7 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->sigma_r = DEFAULT_SIGMA_R;
   self->iterations = DEFAULT_ITERATIONS;
   self->edge_filter = DEFAULT_EDGE_FILTER;
+  self->coefficients = DEFAULT_COEFFICIENTS;
   self->depth = 1;
   gst_video_info_init (&self->info);
   gst_cuda_gaussian_update_passthrough (self);

@@ -29,6 +29,9 @@ GType gst_cuda_gaussian_partitions_get_type (void);
 #define GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER (gst_cuda_gaussian_edge_filter_get_type ())
 GType gst_cuda_gaussian_edge_filter_get_type (void);
 
+#define GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS (gst_cuda_gaussian_coefficients_get_type ())
+GType gst_cuda_gaussian_coefficients_get_type (void);
+
 GST_ELEMENT_REGISTER_DECLARE (cudagaussian);
 
 G_END_DECLS

@@ -141,6 +141,11 @@ Status FrameBlur::plan(const BlurSettings& requested, const std::vector<PlaneSpe
       auto direct = std::make_unique<DirectConvolution>();
       st = direct->plan(p.geometry, k, size, settings.border);
       filters_.push_back(std::move(direct));
+    } else if (requested.algorithm == Algorithm::Fir && settings.coefficients == TapSource::Incremental) {
+      auto fir = std::make_unique<PerPixelFir>();
+      st = fir->plan(p.geometry, sx, fir_radius(sx, settings.truncate), sy, fir_radius(sy, settings.truncate),
+                     settings.border, TapSource::Incremental);
+      filters_.push_back(std::move(fir));
     } else {  // fir (auto resolves to fir or deriche above)
       auto fir = std::make_unique<SeparableFir>();
       st = fir->plan(p.geometry, gaussian_taps(sx, fir_radius(sx, settings.truncate)),

@@ -13,6 +13,7 @@
 #include "cuda_status.h"
 #include "edge_aware.h"
 #include "frame_planes.h"
+#include "per_pixel_fir.h"
 #include "plane.h"
 #include "plane_blur.h"
 #include "recursive_filter.h"
@@ -24,6 +25,9 @@ struct BlurSettings {
   double sigma_x = 2.0;
   double sigma_y = 2.0;
   double truncate = 4.0;  // FIR support in sigmas
+  // algorithm=fir: taps from a table (the register-blocked SeparableFir) or generated in the
+  // kernel by the incremental method (PerPixelFir). algorithm=auto always uses the table.
+  TapSource coefficients = TapSource::Table;
   Border border = Border::Replicate;
   // Start-up and line split of the recursive algorithms and of edge-aware: split Auto and a
   // negative kappa resolve per algorithm (resolved()).
@@ -36,7 +40,7 @@ struct BlurSettings {
 
   bool operator==(const BlurSettings& o) const {
     return algorithm == o.algorithm && sigma_x == o.sigma_x && sigma_y == o.sigma_y &&
-           truncate == o.truncate && border == o.border &&
+           truncate == o.truncate && coefficients == o.coefficients && border == o.border &&
            recursive.start == o.recursive.start && recursive.split == o.recursive.split &&
            recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa &&
            box_passes == o.box_passes && edge_filter == o.edge_filter && sigma_r == o.sigma_r &&

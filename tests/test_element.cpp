@@ -99,7 +99,7 @@ GST_START_TEST (test_property_ranges)
 }
 GST_END_TEST;
 
-GST_START_TEST (test_edge_aware_properties)
+GST_START_TEST (test_edge_aware_and_coefficients_properties)
 {
   GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
   GObjectClass *klass = G_OBJECT_GET_CLASS (e);
@@ -141,6 +141,13 @@ GST_START_TEST (test_edge_aware_properties)
   fail_unless_equals_int (algorithm, 7);
   fail_unless_equals_int (edge_filter, 1);
   fail_unless_equals_int (partitions, 2);
+
+  gint coefficients;
+  g_object_get (e, "coefficients", &coefficients, NULL);
+  fail_unless_equals_int (coefficients, 0);     /* table */
+  gst_util_set_object_arg (G_OBJECT (e), "coefficients", "incremental");
+  g_object_get (e, "coefficients", &coefficients, NULL);
+  fail_unless_equals_int (coefficients, 1);
   gst_object_unref (e);
 }
 GST_END_TEST;
@@ -217,7 +224,7 @@ cudagaussian_element_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registered_with_defaults);
   tcase_add_test (tc, test_property_ranges);
-  tcase_add_test (tc, test_edge_aware_properties);
+  tcase_add_test (tc, test_edge_aware_and_coefficients_properties);
   tcase_add_test (tc, test_caps_accepted_for_every_format);
   tcase_add_test (tc, test_passthrough_only_at_zero_sigma);
   tcase_add_test (tc, test_error_without_cuda_device);

@@ -26,6 +26,7 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "reference_blur.h"
+#include "per_pixel_fir.h"
 #include "separable_fir.h"
 
 using namespace cudagaussian;
@@ -43,6 +44,7 @@ struct Case {
   uint32_t seed = 1;
   int src_pad = 0, dst_pad = 0;        // bytes after each row
   int src_offset = 0, dst_offset = 0;  // bytes from the allocation's start
+  int per_pixel = -1;  // -1: SeparableFir; else the TapSource of a PerPixelFir
 
   // Filled in by the run.
   size_t src_pitch = 0, dst_pitch = 0;
@@ -87,7 +89,8 @@ const char* input_name(Input i) {
 
 std::string describe(const Case& c) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
+  std::snprintf(buf, sizeof buf, "%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
+                c.per_pixel < 0 ? "" : c.per_pixel == int(TapSource::Table) ? "per-pixel table " : "per-pixel incremental ",
                 c.g.bytes_per_sample == 1 ? "u8" : "u16", c.g.channels,
                 c.g.shift ? (" shift " + std::to_string(c.g.shift)).c_str() : "", c.g.width,
                 c.g.height, c.src_pad, c.dst_pad, c.sigma_x, c.sigma_y,
@@ -150,13 +153,18 @@ void make_input(Case& c) {
     }                                                                                     \
   } while (0)
 
-// Runs the case on the GPU twice (two poisons), with `fir` planned here unless `preplanned`.
+// Runs the case on the GPU twice (two poisons), with the filter planned here unless `preplanned`.
 void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
   make_input(c);
   SeparableFir own;
-  SeparableFir& fir = preplanned ? *preplanned : own;
+  PerPixelFir per_pixel;
+  PlaneBlur& fir = preplanned ? static_cast<PlaneBlur&>(*preplanned)
+                              : c.per_pixel < 0 ? static_cast<PlaneBlur&>(own) : per_pixel;
   if (!preplanned) {
-    const Status st = fir.plan(c.g, c.taps_x(), c.taps_y(), c.border);
+    const Status st = c.per_pixel < 0
+                          ? own.plan(c.g, c.taps_x(), c.taps_y(), c.border)
+                          : per_pixel.plan(c.g, c.sigma_x, fir_radius(c.sigma_x, 4.0), c.sigma_y,
+                                           fir_radius(c.sigma_y, 4.0), c.border, TapSource(c.per_pixel));
     if (!st.ok()) {
       c.error = "plan: " + st.message;
       return;
@@ -275,6 +283,32 @@ void run_cases(std::vector<Case>& cases) {
 constexpr Border kBorders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
 
 }  // namespace
+
+CG_TEST(per_pixel_table_and_incremental) {
+  // The seeds' per-pixel formulation (algorithm=fir coefficients=incremental, and its table
+  // twin): the same tolerance as the register-blocked kernel.
+  std::vector<Case> cases;
+  for (TapSource source : {TapSource::Table, TapSource::Incremental}) {
+    const std::vector<Case> these = {
+        make(1, 1, 4, 1, 0, 2, 2),
+        make(3, 2, 4, 1, 0, 1, 1, Border::Mirror, Input::Random, 13, 5),
+        make(385, 289, 4, 1, 0, 2, 2, Border::Replicate, Input::Random, 13, 13),
+        make(385, 289, 3, 1, 0, 10, 0, Border::Reflect, Input::Random, 3, 1),
+        make(385, 289, 1, 1, 0, 100, 100, Border::Replicate, Input::Random, 13, 0),
+        make(1921, 1081, 4, 1, 0, 5, 5, Border::Mirror, Input::Random, 13, 7),
+        make(333, 201, 2, 2, 0, 30, 30, Border::Replicate, Input::Random, 6, 2),
+        make(333, 201, 1, 2, 0, 250, 250),
+        make(257, 99, 1, 2, 6, 3, 7, Border::Reflect, Input::Random, 4, 0),
+        make(64, 48, 4, 1, 0, 3, 3, Border::Replicate, Input::Constant),
+        make(64, 48, 1, 1, 0, 3, 3, Border::Replicate, Input::Impulse),
+    };
+    for (Case c : these) {
+      c.per_pixel = int(source);
+      cases.push_back(c);
+    }
+  }
+  run_cases(cases);
+}
 
 CG_TEST(sizes_rgba8) {
   std::vector<Case> cases = {
