@@ -45,6 +45,7 @@ struct Variant {
   Algorithm algorithm;
   LineSplit split;
   int box_passes = 3;
+  BoxMethod box_method = BoxMethod::RunningSum;
 };
 
 const Variant kVariants[] = {
@@ -67,6 +68,8 @@ const Variant kVariants[] = {
     {"box 4 passes", Algorithm::Box, LineSplit::BlockParallel, 4},
     {"box 5 passes", Algorithm::Box, LineSplit::BlockParallel, 5},
     {"box 6 passes", Algorithm::Box, LineSplit::BlockParallel, 6},
+    {"box 1 pass, integral image", Algorithm::Box, LineSplit::BlockParallel, 1, BoxMethod::Integral},
+    {"box 3 passes, integral image", Algorithm::Box, LineSplit::BlockParallel, 3, BoxMethod::Integral},
 };
 
 BlurSettings settings_for(const Variant& v, double sigma) {
@@ -75,6 +78,7 @@ BlurSettings settings_for(const Variant& v, double sigma) {
   s.sigma_x = s.sigma_y = sigma;
   s.recursive.split = v.split;
   s.box_passes = v.box_passes;
+  s.box_method = v.box_method;
   return s;
 }
 

@@ -22,6 +22,10 @@ enum class Algorithm : int {
 // (Gastal & Oliveira 2011, "RF": cheaper, an exponential rather than a Gaussian response).
 enum class EdgeFilter : int { Gaussian = 0, Rf = 1 };
 
+// How algorithm=box computes its passes: running window sums in float (BoxBlur) or exact
+// integer sums from summed-area tables (IntegralBoxBlur).
+enum class BoxMethod : int { RunningSum = 0, Integral = 1 };
+
 const char* border_name(Border border);
 const char* algorithm_name(Algorithm algorithm);
 const char* edge_filter_name(EdgeFilter filter);

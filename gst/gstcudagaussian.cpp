@@ -82,6 +82,7 @@ enum
   PROP_ITERATIONS,
   PROP_EDGE_FILTER,
   PROP_COEFFICIENTS,
+  PROP_BOX_METHOD,
 };
 
 #define MAX_SIGMA 250.0
@@ -102,6 +103,7 @@ enum
 #define DEFAULT_ITERATIONS 3
 #define DEFAULT_EDGE_FILTER cg::EdgeFilter::Gaussian
 #define DEFAULT_COEFFICIENTS cg::TapSource::Table
+#define DEFAULT_BOX_METHOD cg::BoxMethod::RunningSum
 #define MAX_SEGMENTS 4096
 #define MAX_FRAMES_IN_FLIGHT 8
 /* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
@@ -126,6 +128,7 @@ struct _GstCudaGaussian
   guint iterations;
   cg::EdgeFilter edge_filter;
   cg::TapSource coefficients;
+  cg::BoxMethod box_method;
 
   /* streaming state */
   GstCudaContext *context;
@@ -286,6 +289,26 @@ gst_cuda_gaussian_coefficients_get_type (void)
   return type;
 }
 
+GType
+gst_cuda_gaussian_box_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::BoxMethod::RunningSum,
+        "Running window sums in float (the fastest, measured)", "running-sum"},
+    {(gint) cg::BoxMethod::Integral,
+        "Exact integer sums from summed-area tables (Pardo's integral image); the same "
+          "result as the exact reference", "integral"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianBoxMethod", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
@@ -336,6 +359,7 @@ gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
   s.iterations = (int) self->iterations;
   s.edge_filter = self->edge_filter;
   s.coefficients = self->coefficients;
+  s.box_method = self->box_method;
   GST_OBJECT_UNLOCK (self);
   return s;
 }
@@ -395,6 +419,9 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
     case PROP_COEFFICIENTS:
       self->coefficients = (cg::TapSource) g_value_get_enum (value);
+      break;
+    case PROP_BOX_METHOD:
+      self->box_method = (cg::BoxMethod) g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -461,6 +488,9 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
       break;
     case PROP_COEFFICIENTS:
       g_value_set_enum (value, (gint) self->coefficients);
+      break;
+    case PROP_BOX_METHOD:
+      g_value_set_enum (value, (gint) self->box_method);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -937,6 +967,11 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS, (gint) DEFAULT_COEFFICIENTS,
           mutable_playing));
 
+  g_object_class_install_property (gobject_class, PROP_BOX_METHOD,
+      g_param_spec_enum ("box-method", "Box method",
+          "algorithm=box: how the box passes are summed",
+          GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD, (gint) DEFAULT_BOX_METHOD, mutable_playing));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video",
       "Blurs video with an exact Gaussian on an NVIDIA GPU",
@@ -976,6 +1011,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD,
+      (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
       "CUDA Gaussian blur");
 }
@@ -999,6 +1036,7 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->iterations = DEFAULT_ITERATIONS;
   self->edge_filter = DEFAULT_EDGE_FILTER;
   self->coefficients = DEFAULT_COEFFICIENTS;
+  self->box_method = DEFAULT_BOX_METHOD;
   self->depth = 1;
   gst_video_info_init (&self->info);
   gst_cuda_gaussian_update_passthrough (self);

@@ -32,6 +32,9 @@ GType gst_cuda_gaussian_edge_filter_get_type (void);
 #define GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS (gst_cuda_gaussian_coefficients_get_type ())
 GType gst_cuda_gaussian_coefficients_get_type (void);
 
+#define GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD (gst_cuda_gaussian_box_method_get_type ())
+GType gst_cuda_gaussian_box_method_get_type (void);
+
 GST_ELEMENT_REGISTER_DECLARE (cudagaussian);
 
 G_END_DECLS

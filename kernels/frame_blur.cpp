@@ -8,6 +8,7 @@
 #include "box_widths.h"
 #include "direct_conv.h"
 #include "fir_taps.h"
+#include "integral_box.h"
 #include "separable_fir.h"
 
 namespace cudagaussian {
@@ -86,7 +87,12 @@ Status FrameBlur::validate(const BlurSettings& settings, const std::vector<Plane
                                      plane_sigma(s.sigma_y, p.subsample_y)));
       continue;
     }
-    if (s.algorithm == Algorithm::Box) continue;
+    if (s.algorithm == Algorithm::Box) {
+      if (s.box_method == BoxMethod::Integral)
+        CG_TRY(IntegralBoxBlur::validate(p.geometry, box_widths(plane_sigma(s.sigma_x, p.subsample_x), s.box_passes),
+                                         box_widths(plane_sigma(s.sigma_y, p.subsample_y), s.box_passes)));
+      continue;
+    }
     const int rx = fir_radius(plane_sigma(s.sigma_x, p.subsample_x), s.truncate);
     const int ry = fir_radius(plane_sigma(s.sigma_y, p.subsample_y), s.truncate);
     const int r = rx > ry ? rx : ry;
@@ -125,10 +131,16 @@ Status FrameBlur::plan(const BlurSettings& requested, const std::vector<PlaneSpe
       st = blur->plan(p.geometry, r, sx, sy);
       filters_.push_back(std::move(blur));
     } else if (settings.algorithm == Algorithm::Box) {
-      auto box = std::make_unique<BoxBlur>();
-      st = box->plan(p.geometry, box_widths(sx, settings.box_passes), box_widths(sy, settings.box_passes),
-                     settings.border);
-      filters_.push_back(std::move(box));
+      const std::vector<int> wx = box_widths(sx, settings.box_passes), wy = box_widths(sy, settings.box_passes);
+      if (settings.box_method == BoxMethod::Integral) {
+        auto box = std::make_unique<IntegralBoxBlur>();
+        st = box->plan(p.geometry, wx, wy, settings.border);
+        filters_.push_back(std::move(box));
+      } else {
+        auto box = std::make_unique<BoxBlur>();
+        st = box->plan(p.geometry, wx, wy, settings.border);
+        filters_.push_back(std::move(box));
+      }
     } else if (settings.algorithm == Algorithm::Direct) {
       const std::vector<double> tx = gaussian_taps(sx, fir_radius(sx, settings.truncate));
       const std::vector<double> ty = gaussian_taps(sy, fir_radius(sy, settings.truncate));

@@ -33,6 +33,7 @@ struct BlurSettings {
   // negative kappa resolve per algorithm (resolved()).
   RecursiveSettings recursive{RecursiveFilter::YoungVanVliet2002, StartUp::Exact, LineSplit::Auto, 0, -1.0};
   int box_passes = 3;           // algorithm=box
+  BoxMethod box_method = BoxMethod::RunningSum;
   // algorithm=edge-aware (EdgeAwareSettings): filter, range sigma (8-bit units), iterations.
   EdgeFilter edge_filter = EdgeFilter::Gaussian;
   double sigma_r = 30.0;
@@ -43,7 +44,7 @@ struct BlurSettings {
            truncate == o.truncate && coefficients == o.coefficients && border == o.border &&
            recursive.start == o.recursive.start && recursive.split == o.recursive.split &&
            recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa &&
-           box_passes == o.box_passes && edge_filter == o.edge_filter && sigma_r == o.sigma_r &&
+           box_passes == o.box_passes && box_method == o.box_method && edge_filter == o.edge_filter && sigma_r == o.sigma_r &&
            iterations == o.iterations;
   }
   bool operator!=(const BlurSettings& o) const { return !(*this == o); }

@@ -1,11 +1,16 @@
 // CPU tests of the box widths and the box / direct-2D references.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <random>
+#include <vector>
 
 #include "box_widths.h"
 #include "check.h"
 #include "fir_taps.h"
 #include "reference_box.h"
+#include "summed_area.h"
 
 using namespace cudagaussian;
 
@@ -63,6 +68,59 @@ CG_TEST(afif_kernel_is_normalised) {
   for (double v : k) sum += v;
   CHECK_NEAR(sum, 1.0, 1e-12);
   CHECK_NEAR(k[12], 41.0 / 273.0, 1e-15);
+}
+
+namespace {
+// Replays kernels/integral_box.cu: per pass the SAT rows, then its columns, then the box sums;
+// the last pass divides by the product of the box areas and rounds.
+std::vector<uint64_t> integral_box_replay(const PlaneGeometry& g, const std::vector<uint64_t>& in,
+                                          const std::vector<int>& wx, const std::vector<int>& wy, Border border) {
+  std::vector<uint64_t> sums = in, out(in.size());
+  uint64_t denominator = 1;
+  for (size_t p = 0; p < wx.size(); ++p) denominator *= uint64_t(wx[p]) * uint64_t(wy[p]);
+  for (size_t p = 0; p < wx.size(); ++p) {
+    const SatShape s{g.width, g.height, g.channels, wx[p] / 2, wy[p] / 2, border};
+    std::vector<uint64_t> sat(static_cast<size_t>(s.ext_width()) * s.ext_height() * g.channels);
+    auto source = [&](int x, int y, int c) { return sums[(static_cast<size_t>(y) * g.width + x) * g.channels + c]; };
+    for (int ey = 0; ey < s.ext_height(); ++ey)
+      for (int c = 0; c < g.channels; ++c) sat_row(s, ey, c, source, sat.data());
+    for (int ex = 0; ex < s.ext_width(); ++ex)
+      for (int c = 0; c < g.channels; ++c) sat_column(s, ex, c, sat.data());
+    for (int y = 0; y < g.height; ++y)
+      for (int i = 0; i < g.samples_per_row(); ++i)
+        out[static_cast<size_t>(y) * g.samples_per_row() + i] = sat_box(s, sat.data(), i / g.channels, y, i % g.channels);
+    sums = out;
+  }
+  for (uint64_t& v : sums) v = integral_box_round(v, denominator);
+  return sums;
+}
+}  // namespace
+
+CG_TEST(integral_box_replay_equals_the_reference) {
+  std::mt19937 rng(9);
+  struct Case { int w, h, c; double sigma; int passes; Border border; int max_value; };
+  const Case cases[] = {{1, 1, 1, 3.0, 3, Border::Replicate, 255},   {3, 2, 4, 1.0, 2, Border::Mirror, 255},
+                        {37, 23, 3, 2.5, 3, Border::Reflect, 255},   {64, 40, 2, 9.0, 4, Border::Replicate, 65535},
+                        {50, 70, 1, 20.0, 1, Border::Mirror, 1023},  {41, 17, 1, 6.0, 6, Border::Reflect, 255}};
+  for (const Case& k : cases) {
+    PlaneGeometry g;
+    g.width = k.w, g.height = k.h, g.channels = k.c;
+    std::vector<uint64_t> in(static_cast<size_t>(g.samples_per_row()) * g.height);
+    for (uint64_t& v : in) v = rng() % (k.max_value + 1);
+    const std::vector<int> widths = box_widths(k.sigma, k.passes);
+    const std::vector<uint64_t> got = integral_box_replay(g, in, widths, widths, k.border);
+    const PlaneValues ref = reference_box(g, PlaneValues(in.begin(), in.end()), widths, widths, k.border);
+    double worst = 0;
+    int ties = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double d = std::fabs(double(got[i]) - std::floor(ref[i] + 0.5));
+      worst = std::max(worst, d);
+      ties += d > 0;
+    }
+    std::printf("  %dx%d C%d sigma %g, %d passes, %s: max |integral - round(ref)| = %g (%d samples)\n", k.w, k.h, k.c,
+                k.sigma, k.passes, border_name(k.border), worst, ties);
+    CHECK(worst <= 1.0);
+  }
 }
 
 CG_TEST_MAIN()

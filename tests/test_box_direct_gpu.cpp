@@ -1,5 +1,6 @@
-// GPU test of the box and direct-2D blurs against their double references (same widths, taps and
-// border). Outputs poisoned first; at most 1 LSB off. Skips (exit 77) without a CUDA device.
+// GPU test of the box (running sums and the exact integral-image variant) and direct-2D blurs
+// against their double references (same widths, taps and border). Outputs poisoned first; at
+// most 1 LSB off. Skips (exit 77) without a CUDA device.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include "box_filter.h"
+#include "integral_box.h"
 #include "box_widths.h"
 #include "check.h"
 #include "device_memory.h"
@@ -72,17 +74,29 @@ CG_TEST(box_matches_reference) {
       {geometry(200, 150, 2, 2), 8, 4, Border::Replicate}, {geometry(200, 150, 2, 2, 6), 8, 5, Border::Reflect},
       {geometry(64, 48, 1), 100, 3, Border::Replicate},
   };
-  for (const Case& c : cases) {
-    const std::vector<int> w = box_widths(c.sigma, c.passes);
-    BoxBlur box;
-    CHECK(box.plan(c.g, w, w, c.border).ok());
-    const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
-      return reference_box(c.g, in, w, w, c.border);
-    }, seed++);
-    std::printf("  box %dx%d C%d u%d sigma %g passes %d %s: max diff %g\n", c.g.width, c.g.height,
-                c.g.channels, 8 * c.g.bytes_per_sample, c.sigma, c.passes, border_name(c.border), worst);
-    CHECK(worst >= 0 && worst <= 1.0);
-  }
+  for (const Case& c : cases)
+    for (bool integral : {false, true}) {
+      const std::vector<int> w = box_widths(c.sigma, c.passes);
+      BoxBlur running;
+      IntegralBoxBlur exact;
+      const PlaneBlur& box = integral ? static_cast<const PlaneBlur&>(exact) : running;
+      const Status st = integral ? exact.plan(c.g, w, w, c.border) : running.plan(c.g, w, w, c.border);
+      if (integral && !IntegralBoxBlur::validate(c.g, w, w).ok()) {
+        // Sums that would overflow 64 bits: refused with a message, never wrapped.
+        CHECK(!st.ok() && st.message.find("overflow") != std::string::npos);
+        std::printf("  integral box %dx%d sigma %g passes %d: refused (%s)\n", c.g.width, c.g.height, c.sigma,
+                    c.passes, st.message.c_str());
+        continue;
+      }
+      CHECK(st.ok());
+      const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
+        return reference_box(c.g, in, w, w, c.border);
+      }, seed++);
+      std::printf("  %s box %dx%d C%d u%d sigma %g passes %d %s: max diff %g\n", integral ? "integral" : "running-sum",
+                  c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, c.sigma, c.passes,
+                  border_name(c.border), worst);
+      CHECK(worst >= 0 && worst <= 1.0);
+    }
 }
 
 CG_TEST(direct_matches_reference) {

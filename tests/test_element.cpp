@@ -99,7 +99,7 @@ GST_START_TEST (test_property_ranges)
 }
 GST_END_TEST;
 
-GST_START_TEST (test_edge_aware_and_coefficients_properties)
+GST_START_TEST (test_edge_aware_coefficients_and_box_method_properties)
 {
   GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
   GObjectClass *klass = G_OBJECT_GET_CLASS (e);
@@ -148,6 +148,12 @@ GST_START_TEST (test_edge_aware_and_coefficients_properties)
   gst_util_set_object_arg (G_OBJECT (e), "coefficients", "incremental");
   g_object_get (e, "coefficients", &coefficients, NULL);
   fail_unless_equals_int (coefficients, 1);
+  gint box_method;
+  g_object_get (e, "box-method", &box_method, NULL);
+  fail_unless_equals_int (box_method, 0);       /* running-sum */
+  gst_util_set_object_arg (G_OBJECT (e), "box-method", "integral");
+  g_object_get (e, "box-method", &box_method, NULL);
+  fail_unless_equals_int (box_method, 1);
   gst_object_unref (e);
 }
 GST_END_TEST;
@@ -224,7 +230,7 @@ cudagaussian_element_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registered_with_defaults);
   tcase_add_test (tc, test_property_ranges);
-  tcase_add_test (tc, test_edge_aware_and_coefficients_properties);
+  tcase_add_test (tc, test_edge_aware_coefficients_and_box_method_properties);
   tcase_add_test (tc, test_caps_accepted_for_every_format);
   tcase_add_test (tc, test_passthrough_only_at_zero_sigma);
   tcase_add_test (tc, test_error_without_cuda_device);
