@@ -969,7 +969,9 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BOX_METHOD,
       g_param_spec_enum ("box-method", "Box method",
-          "algorithm=box: how the box passes are summed",
+          "algorithm=box: how the box passes are summed (integral keeps exact 64-bit "
+          "sums: 8-bit frames up to sigma 250 with 3 passes, 67 with 4, 29 with 5, 17 with "
+          "6; 16-bit ones 114, 33, 16, 10; beyond, a clear error)",
           GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD, (gint) DEFAULT_BOX_METHOD, mutable_playing));
 
   gst_element_class_set_static_metadata (element_class,

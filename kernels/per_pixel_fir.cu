@@ -4,10 +4,12 @@
 #include "per_pixel_fir.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "channel_loop.h"
 #include "fir_taps.h"
+#include "separable_fir.h"  // kMaxRadius
 
 namespace cudagaussian {
 namespace {
@@ -105,6 +107,8 @@ Status PerPixelFir::plan(const PlaneGeometry& g, double sigma_x, int radius_x, d
   release();
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   if (radius_x < 0 || radius_y < 0) return Status::invalid("FIR radius must be >= 0");
+  if (radius_x > SeparableFir::kMaxRadius || radius_y > SeparableFir::kMaxRadius)
+    return Status::invalid("the FIR radius exceeds the supported " + std::to_string(SeparableFir::kMaxRadius));
   radius_x_ = sigma_x > 0.0 ? radius_x : 0;
   radius_y_ = sigma_y > 0.0 ? radius_y : 0;
   incremental_x_ = make_incremental_gaussian(sigma_x, radius_x_);

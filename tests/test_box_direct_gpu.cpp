@@ -20,6 +20,9 @@
 #include "device_memory.h"
 #include "direct_conv.h"
 #include "fir_taps.h"
+#include "frame_blur.h"
+#include "frame_run_gpu.h"
+#include "reference_blur.h"
 #include "reference_box.h"
 
 using namespace cudagaussian;
@@ -66,11 +69,11 @@ PlaneGeometry geometry(int w, int h, int c, int bytes = 1, int shift = 0) {
 
 CG_TEST(box_matches_reference) {
   uint32_t seed = 1;
-  struct Case { PlaneGeometry g; double sigma; int passes; Border border; };
+  struct Case { PlaneGeometry g; double sigma; int passes; Border border; bool integral_overflows = false; };
   const Case cases[] = {
       {geometry(1, 1, 4), 3, 3, Border::Replicate},     {geometry(3, 2, 1), 2, 2, Border::Mirror},
       {geometry(385, 289, 4), 2, 3, Border::Replicate}, {geometry(385, 289, 3), 10, 1, Border::Reflect},
-      {geometry(385, 289, 1), 30, 6, Border::Mirror},   {geometry(1921, 1081, 4), 5, 3, Border::Replicate},
+      {geometry(385, 289, 1), 30, 6, Border::Mirror, true},  {geometry(385, 289, 1), 29, 5, Border::Mirror},   {geometry(1921, 1081, 4), 5, 3, Border::Replicate},
       {geometry(200, 150, 2, 2), 8, 4, Border::Replicate}, {geometry(200, 150, 2, 2, 6), 8, 5, Border::Reflect},
       {geometry(64, 48, 1), 100, 3, Border::Replicate},
   };
@@ -81,7 +84,7 @@ CG_TEST(box_matches_reference) {
       IntegralBoxBlur exact;
       const PlaneBlur& box = integral ? static_cast<const PlaneBlur&>(exact) : running;
       const Status st = integral ? exact.plan(c.g, w, w, c.border) : running.plan(c.g, w, w, c.border);
-      if (integral && !IntegralBoxBlur::validate(c.g, w, w).ok()) {
+      if (integral && c.integral_overflows) {
         // Sums that would overflow 64 bits: refused with a message, never wrapped.
         CHECK(!st.ok() && st.message.find("overflow") != std::string::npos);
         std::printf("  integral box %dx%d sigma %g passes %d: refused (%s)\n", c.g.width, c.g.height, c.sigma,
@@ -133,6 +136,55 @@ CG_TEST(direct_matches_reference) {
   // Radius above the cap: refused with a message.
   DirectConvolution big;
   CHECK(!big.plan(g, std::vector<double>(35 * 35, 1.0 / (35 * 35)), 35, Border::Replicate).ok());
+}
+
+CG_TEST(frame_blur_routes_integral_box_and_incremental_fir) {
+  // Through FrameBlur, as the element uses them: box-method=integral and coefficients=incremental
+  // on an I420 layout (chroma sigma halved), every plane against its reference.
+  const int w = 97, h = 61, cw = 49, ch = 31;
+  std::vector<PlaneSpec> specs(3);
+  const int dims[3][4] = {{w, h, 1, 1}, {cw, ch, 2, 2}, {cw, ch, 2, 2}};
+  for (int i = 0; i < 3; ++i) {
+    specs[i].geometry = geometry(dims[i][0], dims[i][1], 1);
+    specs[i].subsample_x = dims[i][2];
+    specs[i].subsample_y = dims[i][3];
+  }
+  std::vector<cgtest::HostPlane> in;
+  for (int i = 0; i < 3; ++i) in.push_back(cgtest::make_plane(specs[i].geometry, 3, 40 + i));
+  for (bool box : {true, false}) {
+    BlurSettings s;
+    s.sigma_x = s.sigma_y = 6.0;
+    s.border = Border::Mirror;
+    if (box) {
+      s.algorithm = Algorithm::Box;
+      s.box_method = BoxMethod::Integral;
+    } else {
+      s.algorithm = Algorithm::Fir;
+      s.coefficients = TapSource::Incremental;
+    }
+    std::vector<std::vector<uint8_t>> out;
+    std::string error;
+    if (!cgtest::run_gpu(s, specs, in, out, error)) {
+      std::printf("  %s: %s\n", box ? "integral box" : "incremental fir", error.c_str());
+      CHECK(false);
+      continue;
+    }
+    double worst = 0;
+    for (int i = 0; i < 3; ++i) {
+      const PlaneGeometry& g = specs[i].geometry;
+      const double sigma = 6.0 / specs[i].subsample_x;
+      const PlaneValues src = read_plane(g, in[i].bytes.data(), in[i].pitch);
+      const PlaneValues ref =
+          box ? reference_box(g, src, box_widths(sigma, 3), box_widths(sigma, 3), Border::Mirror)
+              : reference_fir(g, src, gaussian_taps(sigma, fir_radius(sigma, 4.0)),
+                              gaussian_taps(sigma, fir_radius(sigma, 4.0)), Border::Mirror);
+      const PlaneValues got = read_plane(g, out[i].data(), in[i].pitch);
+      for (size_t k = 0; k < ref.size(); ++k)
+        worst = std::max(worst, std::fabs(got[k] - std::clamp(std::floor(ref[k] + 0.5), 0.0, 255.0)));
+    }
+    std::printf("  FrameBlur %s, I420 97x61: max diff %g\n", box ? "box integral" : "fir incremental", worst);
+    CHECK(worst <= (box ? 0.0 : 1.0));
+  }
 }
 
 int main() {

@@ -301,6 +301,8 @@ CG_TEST(per_pixel_table_and_incremental) {
         make(257, 99, 1, 2, 6, 3, 7, Border::Reflect, Input::Random, 4, 0),
         make(64, 48, 4, 1, 0, 3, 3, Border::Replicate, Input::Constant),
         make(64, 48, 1, 1, 0, 3, 3, Border::Replicate, Input::Impulse),
+        make(65, 33, 3, 1, 0, 0, 0, Border::Replicate, Input::Random, 5, 3),
+        make(65, 33, 4, 2, 0, 0, 4, Border::Reflect, Input::Random, 2, 0),
     };
     for (Case c : these) {
       c.per_pixel = int(source);
