@@ -23,6 +23,7 @@
 #include "fir_taps.h"
 #include "per_pixel_fir.h"
 #include "separable_fir.h"
+#include "texture_fir.h"
 
 using namespace cudagaussian;
 
@@ -59,6 +60,8 @@ struct Row {
   int radius;
   double fir_us, copy_us, copy1d_us;
   double table_us, incremental_us;  // the per-pixel kernel, taps from a table / incremental
+  double texture_us;                // the per-pixel kernel reading through textures
+  int texture_diff;                 // max |texture - per-pixel table| over one frame
   double floor_us() const { return std::min(copy_us, copy1d_us); }
 };
 
@@ -132,7 +135,7 @@ int main(int argc, char** argv) {
     auto blur = [&](int f) {
       return fir.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
     };
-    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0};
+    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
     BENCH_CHECK(time_op(blur, &r.fir_us));
     for (TapSource source : {TapSource::Table, TapSource::Incremental}) {
       PerPixelFir per_pixel;
@@ -141,6 +144,23 @@ int main(int argc, char** argv) {
         return per_pixel.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
       };
       BENCH_CHECK(time_op(op, source == TapSource::Table ? &r.table_us : &r.incremental_us));
+    }
+    {
+      // Texture reads: timed, then one frame compared with the per-pixel table kernel's.
+      TextureFir texture;
+      BENCH_CHECK(texture.plan(kWidth, kHeight, sigma, radius));
+      auto op = [&](int f) {
+        return texture.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
+      };
+      BENCH_CHECK(time_op(op, &r.texture_us));
+      PerPixelFir table;
+      BENCH_CHECK(table.plan(g, sigma, radius, sigma, radius, Border::Replicate, TapSource::Table));
+      BENCH_CHECK(table.run(src[0].get(), src[0].pitch(), dst[1].get(), dst[1].pitch(), stream.get()));
+      std::vector<uint8_t> a(row_bytes * kHeight), b(row_bytes * kHeight);
+      BENCH_CHECK(copy_2d_async(a.data(), row_bytes, dst[0].get(), dst[0].pitch(), row_bytes, kHeight, stream.get()));
+      BENCH_CHECK(copy_2d_async(b.data(), row_bytes, dst[1].get(), dst[1].pitch(), row_bytes, kHeight, stream.get()));
+      BENCH_CHECK(stream.synchronize());
+      for (size_t i = 0; i < a.size(); ++i) r.texture_diff = std::max(r.texture_diff, std::abs(int(a[i]) - int(b[i])));
     }
     // Re-measured per row: clocks drift over a run.
     BENCH_CHECK(time_op(copy, &r.copy_us));
@@ -155,15 +175,17 @@ int main(int argc, char** argv) {
               "device; the ratio is to the faster copy. GB/s-equivalent = (frame read + frame\n"
               "written) / FIR time. Radius <= 16 runs fused (one kernel), larger radii in two passes.\n"
               "Per-pixel: the seeds' formulation (a thread per output, symmetric tap pairs), taps\n"
-              "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%).\n\n",
+              "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%),\n"
+              "or read through texture objects (replicate border by clamp addressing; in brackets the\n"
+              "largest difference from the per-pixel table kernel over one frame).\n\n",
               kIterations, kWarmup, kFrames, kFrames);
-  std::printf("| sigma | radius | FIR µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain |\n");
-  std::printf("|------:|-------:|-------:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|\n");
+  std::printf("| sigma | radius | FIR µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
+  std::printf("|------:|-------:|-------:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
   for (const Row& r : rows)
-    std::printf("| %g | %d | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% |\n", r.sigma, r.radius, r.fir_us,
-                r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(),
-                2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us,
-                100.0 * (r.table_us / r.incremental_us - 1.0));
+    std::printf("| %g | %d | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma, r.radius,
+                r.fir_us, r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
+                r.table_us, r.incremental_us, 100.0 * (r.table_us / r.incremental_us - 1.0), r.texture_us,
+                r.texture_diff);
 
   if (argc > 1) {
     FILE* f = std::fopen(argv[1], "w");
@@ -172,11 +194,12 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,copy2d_us,copy1d_us,ratio,"
-                    "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us\n");
+                    "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us,per_pixel_texture_us\n");
     for (const Row& r : rows)
-      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f\n", prop.name, kWidth,
+      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
                    kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.copy_us, r.copy1d_us,
-                   r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us);
+                   r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us,
+                   r.texture_us);
     std::fclose(f);
   }
 
