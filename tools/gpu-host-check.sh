@@ -93,6 +93,7 @@ if want pipelines; then
     echo "rc=$rc wall=$(( ($(date +%s%N) - start) / 1000000 )) ms"
   }
   run "file to file" bash pipelines/file-to-file.sh $clip /tmp/file-blurred.mp4 6
+  run "edge-aware file to file" bash pipelines/edge-aware.sh $clip /tmp/edge-aware.mp4 12 25
   run "CUDA memory (cudaupload, 1080p NV12, 600 frames)" bash pipelines/cuda-memory.sh 4 600
   run "NVDEC -> blur in CUDA memory -> x264" bash pipelines/nvdec-blur-x264.sh $clip /tmp/nvdec-blurred.mp4 8
   ls -la /tmp/file-blurred.mp4 /tmp/nvdec-blurred.mp4
