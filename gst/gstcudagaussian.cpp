@@ -275,7 +275,7 @@ gst_cuda_gaussian_coefficients_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {(gint) cg::TapSource::Table,
-        "Taps from a table (the register-blocked kernel; the fastest, measured)", "table"},
+        "Taps from a table (the register-blocked kernel; the default)", "table"},
     {(gint) cg::TapSource::Incremental,
         "Taps generated in the kernel by Turkowski's incremental method (a per-pixel "
           "kernel, for comparison)", "incremental"},
@@ -295,7 +295,7 @@ gst_cuda_gaussian_box_method_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {(gint) cg::BoxMethod::RunningSum,
-        "Running window sums in float (the fastest, measured)", "running-sum"},
+        "Running window sums in float (the default)", "running-sum"},
     {(gint) cg::BoxMethod::Integral,
         "Exact integer sums from summed-area tables (Pardo's integral image); the same "
           "result as the exact reference", "integral"},
