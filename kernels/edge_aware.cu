@@ -300,9 +300,8 @@ Status EdgeAwareBlur::validate(const EdgeAwareSettings& s, const std::vector<Pla
                                double sigma_x, double sigma_y) {
   if (planes.empty()) return Status::invalid("a frame needs at least one plane");
   for (double sigma : {sigma_x, sigma_y})
-    if (!(sigma == 0.0 || (sigma >= kMinSigma && sigma <= kMaxSigma)))
-      return Status::invalid("algorithm=edge-aware needs sigma and sigma-y of 0 or 0.001 to 1000");
-  if (!(sigma_x > 0.0 || sigma_y > 0.0)) return Status::invalid("algorithm=edge-aware needs a sigma above 0");
+    if (!(sigma >= 0.0 && sigma <= kMaxSigma))
+      return Status::invalid("algorithm=edge-aware needs sigma and sigma-y between 0 and 1000");
   if (!(s.sigma_r > 0.0)) return Status::invalid("sigma-r must be > 0");
   if (s.iterations < 1 || s.iterations > kMaxIterations)
     return Status::invalid("iterations must be between 1 and 10");
@@ -337,7 +336,10 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
     pp.g = spec.geometry;
     pp.subsample_x = spec.subsample_x;
     pp.subsample_y = spec.subsample_y;
-    const double sx = sigma_x / spec.subsample_x, sy = sigma_y / spec.subsample_y;
+    // Below kMinSigma an axis gets no passes (such a blur changes no sample; its coefficients
+    // would overflow float).
+    const double sx = sigma_x < kMinSigma ? 0.0 : sigma_x / spec.subsample_x;
+    const double sy = sigma_y < kMinSigma ? 0.0 : sigma_y / spec.subsample_y;
     for (int it = 1; it <= s.iterations; ++it) {
       pp.x.push_back(make_pass(s, iteration_sigma(sx, it, s.iterations), pp.g.height, pp.g.width));
       pp.y.push_back(make_pass(s, iteration_sigma(sy, it, s.iterations), pp.g.width, pp.g.height));

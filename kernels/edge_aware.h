@@ -40,7 +40,7 @@ struct EdgeAwareSettings {
 
 class EdgeAwareBlur {
  public:
-  // A sigma is 0 (no passes along that axis; not both) or in [kMinSigma, kMaxSigma].
+  // Sigmas are in [0, kMaxSigma]; below kMinSigma an axis gets no passes (both: a copy).
   static constexpr double kMinSigma = 0.001;
   static constexpr double kMaxSigma = 1000.0;
   static constexpr int kMaxIterations = 10;
