@@ -56,6 +56,7 @@
 #include "frame_blur.h"
 #include "frame_queue.h"
 #include "cuda_allocation.h"
+#include "cuda_element_context.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_gaussian_debug);
@@ -573,12 +574,9 @@ gst_cuda_gaussian_free_queue (GstCudaGaussian * self)
 {
   if (!self->queue)
     return;
-  if (self->context && gst_cuda_context_push (self->context)) {
-    delete self->queue;
-    gst_cuda_context_pop (NULL);
-  } else {
+  if (!gst_cuda_element_release_in_context (self->context,
+          [self] { delete self->queue; }))
     GST_ERROR_OBJECT (self, "could not push CUDA context; leaking GPU state");
-  }
   self->queue = NULL;
 }
 
@@ -587,29 +585,8 @@ gst_cuda_gaussian_start (GstBaseTransform * trans)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
 
-  if (!gst_cuda_load_library ()) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No CUDA device is available: the NVIDIA driver library (libcuda.so.1) "
-            "could not be loaded."),
-        ("Install the NVIDIA driver, or check that libcuda.so.1 is on the "
-            "library path."));
+  if (!gst_cuda_element_open (GST_ELEMENT (self), self->device_id, &self->context))
     return FALSE;
-  }
-
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), self->device_id,
-          &self->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No CUDA device is available (cuda-device-id=%d).", self->device_id),
-        ("Could not create a CUDA context; check that an NVIDIA GPU is present "
-            "and that cuda-device-id names one of them."));
-    return FALSE;
-  }
-
-  if (!gst_cuda_context_push (self->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
-    return FALSE;
-  }
   self->queue = new FrameQueue (GST_ELEMENT (self), self->context);
   const gboolean ok = self->queue->init ();
   gst_cuda_context_pop (NULL);

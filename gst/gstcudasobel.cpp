@@ -47,6 +47,7 @@
 
 #include "device_memory.h"
 #include "cuda_allocation.h"
+#include "cuda_element_context.h"
 #include "host_registration.h"
 #include "sobel.h"
 
@@ -222,12 +223,9 @@ gst_cuda_sobel_free_gpu (GstCudaSobel * self)
 {
   if (!self->gpu)
     return;
-  if (self->context && gst_cuda_context_push (self->context)) {
-    delete self->gpu;
-    gst_cuda_context_pop (NULL);
-  } else {
+  if (!gst_cuda_element_release_in_context (self->context,
+          [self] { delete self->gpu; }))
     GST_ERROR_OBJECT (self, "could not push CUDA context; leaking GPU state");
-  }
   self->gpu = NULL;
 }
 
@@ -236,27 +234,8 @@ gst_cuda_sobel_start (GstBaseTransform * trans)
 {
   GstCudaSobel *self = GST_CUDA_SOBEL (trans);
 
-  if (!gst_cuda_load_library ()) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No CUDA device is available: the NVIDIA driver library (libcuda.so.1) "
-            "could not be loaded."),
-        ("Install the NVIDIA driver, or check that libcuda.so.1 is on the "
-            "library path."));
+  if (!gst_cuda_element_open (GST_ELEMENT (self), self->device_id, &self->context))
     return FALSE;
-  }
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), self->device_id,
-          &self->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No CUDA device is available (cuda-device-id=%d).", self->device_id),
-        ("Could not create a CUDA context; check that an NVIDIA GPU is present "
-            "and that cuda-device-id names one of them."));
-    return FALSE;
-  }
-  if (!gst_cuda_context_push (self->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
-    return FALSE;
-  }
   self->gpu = new SobelGpu;
   const cg::Status st = self->gpu->stream.create ();
   gst_cuda_context_pop (NULL);
