@@ -669,19 +669,6 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 }
 
 static gboolean
-gst_cuda_gaussian_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED,
-    GstCaps * caps,
-    gsize * size)
-{
-  GstVideoInfo info;
-
-  if (!gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
-  return TRUE;
-}
-
-static gboolean
 gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
@@ -963,7 +950,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_set_caps);
-  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_get_unit_size);
+  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_video_get_unit_size);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_query);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_propose_allocation);

@@ -50,6 +50,7 @@
 #include "cuda_element_context.h"
 #include "host_registration.h"
 #include "sobel.h"
+#include "video_planes.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_sobel_debug);
 #define GST_CAT_DEFAULT gst_cuda_sobel_debug
@@ -430,18 +431,6 @@ gst_cuda_sobel_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
-static gboolean
-gst_cuda_sobel_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED,
-    GstCaps * caps, gsize * size)
-{
-  GstVideoInfo info;
-
-  if (!gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
-  return TRUE;
-}
-
 /* ---------------------------------------------------------------- allocation */
 
 static gboolean
@@ -676,7 +665,7 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_sobel_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_sobel_fixate_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_sobel_set_caps);
-  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_sobel_get_unit_size);
+  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_video_get_unit_size);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_sobel_query);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_sobel_propose_allocation);

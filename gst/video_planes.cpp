@@ -54,3 +54,14 @@ gst_cuda_gaussian_plane_specs (const GstVideoInfo * info,
   }
   return !specs->empty ();
 }
+
+gboolean
+gst_cuda_video_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED, GstCaps * caps, gsize * size)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}

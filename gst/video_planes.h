@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
 #include "frame_blur.h"
@@ -23,3 +24,6 @@
  * layout the kernels cannot handle. */
 gboolean gst_cuda_gaussian_plane_specs (const GstVideoInfo * info,
     std::vector<cudagaussian::PlaneSpec> * specs);
+
+/* GstBaseTransform::get_unit_size of both elements: one raw video frame of @caps. */
+gboolean gst_cuda_video_get_unit_size (GstBaseTransform * trans, GstCaps * caps, gsize * size);
