@@ -19,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bench_timing.h"
 #include "device_memory.h"
 #include "fir_taps.h"
 #include "per_pixel_fir.h"
@@ -39,22 +40,6 @@ constexpr double kTruncate = 4.0;
 static_assert(kIterations >= 50, "medians need enough samples");
 static_assert(kFrames >= 8, "fewer frames would let the L2 cache hold the working set");
 
-#define BENCH_CHECK(expr)                                                        \
-  do {                                                                           \
-    const Status st_ = (expr);                                                   \
-    if (!st_.ok()) {                                                             \
-      std::fprintf(stderr, "%s failed: %s\n", #expr, st_.message.c_str());       \
-      return 1;                                                                  \
-    }                                                                            \
-  } while (0)
-#define BENCH_CUDA(call) BENCH_CHECK(([&]() -> Status { CG_CUDA_TRY(call); return Status::success(); })())
-
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 struct Row {
   double sigma;
   int radius;
@@ -68,12 +53,8 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (cuda_device_count() == 0) {
-    std::printf("skipped: no CUDA device\n");
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+  cudaDeviceProp prop;
+  if (!gpu_for_bench(&prop)) return 0;
 
   PlaneGeometry g;
   g.width = kWidth;

@@ -58,6 +58,7 @@
 #include "device_memory.h"
 #include "frame_blur.h"
 #include "gstcudagaussian.h"
+#include "pushed_frames.h"
 #include "video_planes.h"
 
 namespace cg = cudagaussian;
@@ -239,19 +240,6 @@ cg::Status make_cuda_frames(GstCudaContext* ctx, GstCaps* cuda_caps, const GstVi
   return cg::Status::success();
 }
 
-// A new buffer sharing the memories and video meta of @tmpl.
-GstBuffer* wrap_for_push(GstBuffer* tmpl, guint64 index) {
-  GstBuffer* buf = gst_buffer_new();
-  for (guint i = 0; i < gst_buffer_n_memory(tmpl); ++i)
-    gst_buffer_append_memory(buf, gst_memory_ref(gst_buffer_peek_memory(tmpl, i)));
-  if (GstVideoMeta* m = gst_buffer_get_video_meta(tmpl))
-    gst_buffer_add_video_meta_full(buf, m->flags, m->format, m->width, m->height, m->n_planes,
-                                   m->offset, m->stride);
-  GST_BUFFER_PTS(buf) = index * kPtsStep;
-  GST_BUFFER_DURATION(buf) = kPtsStep;
-  return buf;
-}
-
 // ------------------------------------------------------------------ pipelines
 
 struct Stage {
@@ -430,7 +418,7 @@ void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage
   GstFlowReturn push_ret = GST_FLOW_OK;
   std::thread pusher([&] {
     for (int i = 0; i < opt.n && !stop.load(); ++i) {
-      GstBuffer* b = wrap_for_push(frames.buffers[i % frames.buffers.size()], (guint64)i);
+      GstBuffer* b = wrap_for_push(frames.buffers[i % frames.buffers.size()], (guint64)i, kPtsStep);
       const GstFlowReturn r = gst_app_src_push_buffer(GST_APP_SRC(src), b);
       if (r != GST_FLOW_OK) {
         push_ret = r;

@@ -31,6 +31,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bench_timing.h"
 #include "device_memory.h"
 #include "direct_conv.h"
 #include "fir_taps.h"
@@ -44,23 +45,6 @@ using namespace cudagaussian;
 namespace {
 
 constexpr int kWarmup = 10;
-
-#define BENCH_CHECK(expr)                                                        \
-  do {                                                                           \
-    const Status st_ = (expr);                                                   \
-    if (!st_.ok()) {                                                             \
-      std::fprintf(stderr, "%s failed: %s\n", #expr, st_.message.c_str());       \
-      return 1;                                                                  \
-    }                                                                            \
-  } while (0)
-#define BENCH_CUDA(call) BENCH_CHECK(([&]() -> Status { CG_CUDA_TRY(call); return Status::success(); })())
-
-template <typename T>
-double median(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 struct Row {
   int n;
@@ -105,12 +89,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (cuda_device_count() == 0) {
-    std::printf("skipped: no CUDA device\n");
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+  cudaDeviceProp prop;
+  if (!gpu_for_bench(&prop)) return 0;
   const int iterations = quick ? 20 : 100;
   const double cpu_budget_s = quick ? 0.2 : 1.0;  // per size, at least 3 runs
   const SobelSettings settings{SobelOutput::Magnitude, 1.0};

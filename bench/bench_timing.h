@@ -20,7 +20,23 @@
     }                                                                            \
   } while (0)
 
-inline double median(std::vector<float> v) {
+// In a main(): reports a failed Status and returns 1.
+#define BENCH_CHECK(expr)                                                        \
+  do {                                                                           \
+    const cudagaussian::Status st_ = (expr);                                     \
+    if (!st_.ok()) {                                                             \
+      std::fprintf(stderr, "%s failed: %s\n", #expr, st_.message.c_str());       \
+      return 1;                                                                  \
+    }                                                                            \
+  } while (0)
+#define BENCH_CUDA(call)                                                                     \
+  BENCH_CHECK(([&]() -> cudagaussian::Status {                                               \
+    CG_CUDA_TRY(call);                                                                       \
+    return cudagaussian::Status::success();                                                  \
+  })())
+
+template <typename T>
+double median(std::vector<T> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
@@ -84,12 +100,13 @@ inline BenchOptions parse_bench_options(int argc, char** argv, const char* defau
   return o;
 }
 
-// False, after printing a skip line, without a CUDA device; else fills @prop (device 0).
+// False, after printing a skip line, without a CUDA device (or when its properties cannot be
+// read); else fills @prop (device 0).
 inline bool gpu_for_bench(cudaDeviceProp* prop) {
-  if (cudagaussian::cuda_device_count() == 0) {
+  *prop = cudaDeviceProp{};
+  if (cudagaussian::cuda_device_count() == 0 || cudaGetDeviceProperties(prop, 0) != cudaSuccess) {
     std::printf("skipped: no CUDA device\n");
     return false;
   }
-  *prop = cudaDeviceProp{};
-  return cudaGetDeviceProperties(prop, 0) == cudaSuccess;
+  return true;
 }

@@ -46,6 +46,7 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "gstcudagaussian.h"
+#include "pushed_frames.h"
 #include "reference_blur.h"
 #include "reference_recursive.h"
 #include "video_planes.h"
@@ -180,19 +181,6 @@ std::string make_frames(GstCudaContext* ctx, GstCaps* caps, const GstVideoInfo& 
   return "";
 }
 
-// A new buffer sharing the memories and video meta of @tmpl, with PTS @index ms.
-GstBuffer* wrap_for_push(GstBuffer* tmpl, guint64 index) {
-  GstBuffer* buf = gst_buffer_new();
-  for (guint i = 0; i < gst_buffer_n_memory(tmpl); ++i)
-    gst_buffer_append_memory(buf, gst_memory_ref(gst_buffer_peek_memory(tmpl, i)));
-  if (GstVideoMeta* m = gst_buffer_get_video_meta(tmpl))
-    gst_buffer_add_video_meta_full(buf, m->flags, m->format, m->width, m->height, m->n_planes,
-                                   m->offset, m->stride);
-  GST_BUFFER_PTS(buf) = index * kPtsStep;
-  GST_BUFFER_DURATION(buf) = kPtsStep;
-  return buf;
-}
-
 // ------------------------------------------------------------------ one run
 
 struct Run {
@@ -274,7 +262,7 @@ std::string run_pipeline(GstCudaContext* ctx, GstCaps* caps, const Frames& frame
         r->changes++;
       }
       if (gst_app_src_push_buffer(GST_APP_SRC(src),
-                                  wrap_for_push(frames.buffers[i % frames.buffers.size()], i)) !=
+                                  wrap_for_push(frames.buffers[i % frames.buffers.size()], i, kPtsStep)) !=
           GST_FLOW_OK)
         break;
       r->in = i + 1;

@@ -68,7 +68,8 @@ dim3 grid_2d(int width, int height) {
 
 // ---- kernels ----------------------------------------------------------------------------------
 
-// Plane 0's spacings: h (row-major, for resampling), ht (h transposed, for the passes), v.
+// Plane 0's spacings: h (row-major, for resampling other planes; null without them), ht (h
+// transposed, for the passes), v.
 template <typename T>
 __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, unsigned mask,
                                      EdgeFilter filter, float ratio_x, float ratio_y, float* h, float* ht,
@@ -80,7 +81,9 @@ __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g
                               g.shift);
   };
   const size_t i = static_cast<size_t>(y) * g.width + x;
-  h[i] = ht[static_cast<size_t>(x) * g.height + y] = guide_spacing(filter, true, x, y, g.channels, mask, ratio_x, load);
+  const float across = guide_spacing(filter, true, x, y, g.channels, mask, ratio_x, load);
+  ht[static_cast<size_t>(x) * g.height + y] = across;
+  if (h) h[i] = across;  // only other planes' resampling reads it
   v[i] = guide_spacing(filter, false, x, y, g.channels, mask, ratio_y, load);
 }
 
@@ -356,7 +359,8 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
   for (DeviceBuffer* b : {&work_a_, &work_b_}) CG_TRY(b->reserve(work * sizeof(float)));
   // The Gaussian's block-parallel passes keep their causal half in the output: no mid plane.
   if (s.filter == EdgeFilter::Rf || s.split != LineSplit::BlockParallel) CG_TRY(mid_.reserve(work * sizeof(float)));
-  for (DeviceBuffer* b : {&guide_h_, &guide_ht_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
+  for (DeviceBuffer* b : {&guide_ht_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
+  if (planes.size() > 1) CG_TRY(guide_h_.reserve(pixels(g0) * sizeof(float)));
   if (other > 0)
     for (DeviceBuffer* b : {&plane_ht_, &plane_v_}) CG_TRY(b->reserve(other * sizeof(float)));
   if (carry_floats > 0) CG_TRY(carries_.reserve(carry_floats * sizeof(float)));
@@ -379,7 +383,7 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
     CG_TRY(check_run_arguments(planes[i].g, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch));
 
   const PlaneGeometry& g0 = planes[0].g;
-  auto* guide_h = static_cast<float*>(guide_h_.get());
+  auto* guide_h = planes.size() > 1 ? static_cast<float*>(guide_h_.get()) : nullptr;
   auto* guide_ht = static_cast<float*>(guide_ht_.get());
   auto* guide_v = static_cast<float*>(guide_v_.get());
   const EdgeFilter filter = plan_->settings.filter;
@@ -404,9 +408,14 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
     if (i > 0) {
       auto* pht = static_cast<float*>(plane_ht_.get());
       auto* pv = static_cast<float*>(plane_v_.get());
-      resample_spacing_kernel<<<grid_2d(pp.g.width, pp.g.height), kBlock2d, 0, stream>>>(
-          guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
-          pv);
+      // U and V of I420/YV12 share one grid: resample once for both.
+      const PlanePlan& before = planes[i - 1];
+      const bool same_grid = i > 1 && before.g.width == pp.g.width && before.g.height == pp.g.height &&
+                             before.subsample_x == pp.subsample_x && before.subsample_y == pp.subsample_y;
+      if (!same_grid)
+        resample_spacing_kernel<<<grid_2d(pp.g.width, pp.g.height), kBlock2d, 0, stream>>>(
+            guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
+            pv);
       ht = pht;
       v = pv;
     }

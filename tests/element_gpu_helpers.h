@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "element_test_basics.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "reference_blur.h"
@@ -30,47 +31,6 @@
 namespace cgt {
 
 namespace cg = cudagaussian;
-
-inline GstVideoInfo
-video_info (const char *format, int width, int height)
-{
-  GstVideoInfo info;
-  gst_video_info_set_format (&info, gst_video_format_from_string (format), width, height);
-  return info;
-}
-
-inline std::string
-caps_string (const char *format, int width, int height, bool cuda = false)
-{
-  return std::string ("video/x-raw") + (cuda ? "(memory:CUDAMemory)" : "") + ",format=" +
-      format + ",width=" + std::to_string (width) + ",height=" + std::to_string (height) +
-      ",framerate=30/1";
-}
-
-/* Random bytes over the whole buffer, padding included (any value is a valid sample). */
-inline void
-fill_bytes (guint8 * data, gsize size, unsigned seed)
-{
-  std::mt19937 rng (seed);
-  gsize i = 0;
-  for (; i + 4 <= size; i += 4) {
-    const guint32 v = rng ();
-    memcpy (data + i, &v, 4);
-  }
-  for (; i < size; i++)
-    data[i] = (guint8) (rng () >> 24);
-}
-
-inline gboolean
-fill_random (GstBuffer * buffer, unsigned seed)
-{
-  GstMapInfo map;
-  if (!gst_buffer_map (buffer, &map, GST_MAP_WRITE))
-    return FALSE;
-  fill_bytes (map.data, map.size, seed);
-  gst_buffer_unmap (buffer, &map);
-  return TRUE;
-}
 
 inline GstBuffer *
 new_random_frame (const GstVideoInfo & info, unsigned seed, GstClockTime pts = GST_CLOCK_TIME_NONE)

@@ -6,6 +6,10 @@
 
 #include <cstring>
 
+#include <gst/cuda/gstcudaloader.h>
+
+#include "device_memory.h"
+
 /* The first ERROR the pipeline posts within @timeout, or NULL after EOS or a timeout. The caller
  * frees the returned error. */
 static inline GError *
@@ -34,8 +38,9 @@ pipeline_error (const char *description, GstClockTime timeout)
  * "No CUDA device". With a GPU present, a device id that does not exist takes the same path. A
  * check assertion, so call it from inside a test. */
 static inline void
-check_no_cuda_device_error (const char *element, gboolean have_device)
+check_no_cuda_device_error (const char *element)
 {
+  const gboolean have_device = gst_cuda_load_library () && cudagaussian::cuda_device_count () > 0;
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
       "video/x-raw,format=RGBA,width=64,height=48 ! %s cuda-device-id=%d ! fakesink", element,
       have_device ? 4242 : -1);

@@ -14,12 +14,6 @@ static const char *kFormats[] = { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB",
   "NV12", "NV21", "Y42B", "Y444", "P010_10LE", "P016_LE"
 };
 
-static gboolean
-have_cuda_device (void)
-{
-  return gst_cuda_load_library () && cudagaussian::cuda_device_count () > 0;
-}
-
 GST_START_TEST (test_registered_with_defaults)
 {
   GstElement *e = gst_element_factory_make ("cudagaussian", NULL);
@@ -217,7 +211,7 @@ GST_END_TEST;
  * With a GPU present, a device id that does not exist takes the same path. */
 GST_START_TEST (test_error_without_cuda_device)
 {
-  check_no_cuda_device_error ("cudagaussian", have_cuda_device ());
+  check_no_cuda_device_error ("cudagaussian");
 }
 GST_END_TEST;
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "device_memory.h"
+#include "element_test_basics.h"
 #include "fir_taps.h"
 #include "pipeline_error.h"
 #include "reference_blur.h"
@@ -22,28 +23,22 @@
 #include "video_planes.h"
 
 namespace cg = cudagaussian;
+using cgt::caps_string;
+using cgt::is_pinned;
+using cgt::new_padded_buffer;
+using cgt::video_info;
+
+/* Random bytes over the whole buffer, padding included: any value is a valid sample. */
+static void
+fill_random (GstBuffer * buffer, unsigned seed)
+{
+  fail_unless (cgt::fill_random (buffer, seed));
+}
 
 static const char *kFormats[] = { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB",
   "ABGR", "xRGB", "xBGR", "RGB", "BGR", "GRAY8", "GRAY16_LE", "I420", "YV12",
   "NV12", "NV21", "Y42B", "Y444", "P010_10LE", "P016_LE"
 };
-
-static GstVideoInfo
-video_info (const char *format, int width, int height)
-{
-  GstVideoInfo info;
-  gst_video_info_set_format (&info, gst_video_format_from_string (format),
-      width, height);
-  return info;
-}
-
-static std::string
-caps_string (const char *format, int width, int height, bool cuda)
-{
-  return std::string ("video/x-raw") + (cuda ? "(memory:CUDAMemory)" : "") +
-      ",format=" + format + ",width=" + std::to_string (width) + ",height=" +
-      std::to_string (height) + ",framerate=30/1";
-}
 
 /* A harness around one cudagaussian that hands each frame back before the next is pushed. */
 static GstHarness *
@@ -52,44 +47,6 @@ new_blur_harness (guint frames_in_flight = 1)
   GstHarness *h = gst_harness_new ("cudagaussian");
   g_object_set (h->element, "frames-in-flight", frames_in_flight, NULL);
   return h;
-}
-
-/* Fills the whole buffer, padding included, with random bytes: any value is a valid sample. */
-static void
-fill_random (GstBuffer * buffer, unsigned seed)
-{
-  std::mt19937 rng (seed);
-  GstMapInfo map;
-  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = (guint8) (rng () >> 24);
-  gst_buffer_unmap (buffer, &map);
-}
-
-/* A buffer whose planes have padded strides, described by a GstVideoMeta. */
-static GstBuffer *
-new_padded_buffer (const GstVideoInfo * info, int extra_bytes)
-{
-  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
-  gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
-  gsize size = 0;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + extra_bytes;
-    offsets[p] = size;
-    guint comp = 0;
-    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
-      if (GST_VIDEO_INFO_COMP_PLANE (info, c) == p) {
-        comp = c;
-        break;
-      }
-    size += (gsize) strides[p] * GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
-  }
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info), offsets,
-      strides);
-  return buf;
 }
 
 /* Compares every plane of @out with the reference blur of @in; returns the max error. */
@@ -171,18 +128,6 @@ GST_START_TEST (test_system_memory_every_format)
 }
 GST_END_TEST;
 
-static gboolean
-is_pinned (GstBuffer * buf)
-{
-  GstMapInfo map;
-  cudaPointerAttributes attr;
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-  const gboolean pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
-      && attr.type == cudaMemoryTypeHost;
-  gst_buffer_unmap (buf, &map);
-  return pinned;
-}
-
 GST_START_TEST (test_upstream_gets_pinned_buffers)
 {
   GstVideoInfo info = video_info ("RGBA", 320, 240);
@@ -190,19 +135,9 @@ GST_START_TEST (test_upstream_gets_pinned_buffers)
   gst_harness_set_src_caps_str (h, caps_string ("RGBA", 320, 240, false).c_str ());
 
   /* What the element proposes to upstream in the ALLOCATION query. */
-  GstCaps *caps = gst_caps_from_string (caps_string ("RGBA", 320, 240, false).c_str ());
-  GstQuery *query = gst_query_new_allocation (caps, TRUE);
-  fail_unless (gst_pad_peer_query (h->srcpad, query));
-  fail_unless (gst_query_get_n_allocation_pools (query) > 0, "no pool proposed");
-  GstBufferPool *pool = NULL;
-  guint size = 0;
-  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
-  fail_unless (pool != NULL);
-  fail_unless (size >= GST_VIDEO_INFO_SIZE (&info));
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
-  GstBuffer *buf = NULL;
-  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
-  fail_unless (is_pinned (buf), "proposed pool does not give pinned memory");
+  cgt::ProposedPool proposed = cgt::acquire_from_proposed_pool (h, info,
+      caps_string ("RGBA", 320, 240, false));
+  GstBuffer *buf = proposed.buffer;
 
   /* Its buffers go through, and the output comes from a pinned pool too. */
   fill_random (buf, 99);
@@ -215,10 +150,7 @@ GST_START_TEST (test_upstream_gets_pinned_buffers)
   fail_unless (is_pinned (out), "output buffer is not pinned");
   gst_buffer_unref (out);
 
-  gst_buffer_pool_set_active (pool, FALSE);
-  gst_object_unref (pool);
-  gst_query_unref (query);
-  gst_caps_unref (caps);
+  cgt::release_proposed_pool (proposed);
   gst_harness_teardown (h);
 }
 GST_END_TEST;
@@ -566,11 +498,5 @@ cudagaussian_gpu_suite (void)
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  if (!gst_cuda_load_library () || cudagaussian::cuda_device_count () == 0) {
-    g_print ("skipped: no CUDA device\n");
-    return 77;
-  }
-  return gst_check_run_suite (cudagaussian_gpu_suite (), "cudagaussian_gpu",
-      __FILE__);
+  return cgt::run_gpu_suite (argc, argv, cudagaussian_gpu_suite, "cudagaussian_gpu", __FILE__);
 }

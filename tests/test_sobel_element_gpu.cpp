@@ -16,31 +16,19 @@
 #include <string>
 
 #include "device_memory.h"
+#include "element_test_basics.h"
 #include "pipeline_error.h"
 #include "reference_sobel.h"
 
 namespace cg = cudagaussian;
+using cgt::caps_string;
+using cgt::is_pinned;
+using cgt::new_padded_buffer;
+using cgt::video_info;
 
 static const char *kInFormats[] = { "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx",
   "ARGB", "ABGR", "xRGB", "xBGR", "RGB", "BGR"
 };
-
-static GstVideoInfo
-video_info (const char *format, int width, int height)
-{
-  GstVideoInfo info;
-  gst_video_info_set_format (&info, gst_video_format_from_string (format),
-      width, height);
-  return info;
-}
-
-static std::string
-caps_string (const char *format, int width, int height, bool cuda)
-{
-  return std::string ("video/x-raw") + (cuda ? "(memory:CUDAMemory)" : "") +
-      ",format=" + format + ",width=" + std::to_string (width) + ",height=" +
-      std::to_string (height) + ",framerate=30/1";
-}
 
 /* The pixel layout of a format, independently of the element's own mapping. */
 static cg::SobelLayout
@@ -76,20 +64,6 @@ fill (GstBuffer * buffer, unsigned seed)
     map.data[i] = (seed & 1) ? (guint8) (rng () >> 24) :
         (guint8) ((i / 3) % 97 + (rng () % 8));
   gst_buffer_unmap (buffer, &map);
-}
-
-static GstBuffer *
-new_padded_buffer (const GstVideoInfo * info, int extra_bytes)
-{
-  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
-  gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
-  strides[0] = GST_VIDEO_INFO_PLANE_STRIDE (info, 0) + extra_bytes;
-  GstBuffer *buf = gst_buffer_new_allocate (NULL,
-      (gsize) strides[0] * GST_VIDEO_INFO_HEIGHT (info), NULL);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), 1, offsets, strides);
-  return buf;
 }
 
 struct Expect
@@ -246,37 +220,15 @@ GST_START_TEST (test_system_memory_every_format)
 }
 GST_END_TEST;
 
-static gboolean
-is_pinned (GstBuffer * buf)
-{
-  GstMapInfo map;
-  cudaPointerAttributes attr;
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-  const gboolean pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
-      && attr.type == cudaMemoryTypeHost;
-  gst_buffer_unmap (buf, &map);
-  return pinned;
-}
-
 GST_START_TEST (test_pinned_buffers_both_ways)
 {
   GstVideoInfo info = video_info ("RGBx", 320, 240);
   GstHarness *h = gst_harness_new ("cudasobel");
   gst_harness_set_src_caps_str (h, caps_string ("RGBx", 320, 240, false).c_str ());
 
-  GstCaps *caps = gst_caps_from_string (caps_string ("RGBx", 320, 240, false).c_str ());
-  GstQuery *query = gst_query_new_allocation (caps, TRUE);
-  fail_unless (gst_pad_peer_query (h->srcpad, query));
-  fail_unless (gst_query_get_n_allocation_pools (query) > 0, "no pool proposed");
-  GstBufferPool *pool = NULL;
-  guint size = 0;
-  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
-  fail_unless (pool != NULL);
-  fail_unless (size >= GST_VIDEO_INFO_SIZE (&info));
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
-  GstBuffer *buf = NULL;
-  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
-  fail_unless (is_pinned (buf), "proposed pool does not give pinned memory");
+  cgt::ProposedPool proposed = cgt::acquire_from_proposed_pool (h, info,
+      caps_string ("RGBx", 320, 240, false));
+  GstBuffer *buf = proposed.buffer;
   fill (buf, 5);
   push_and_check (h, &info, buf, Expect (), "pinned input");
 
@@ -286,10 +238,7 @@ GST_START_TEST (test_pinned_buffers_both_ways)
   fail_unless (is_pinned (out), "output buffer is not pinned");
   gst_buffer_unref (out);
 
-  gst_buffer_pool_set_active (pool, FALSE);
-  gst_object_unref (pool);
-  gst_query_unref (query);
-  gst_caps_unref (caps);
+  cgt::release_proposed_pool (proposed);
   gst_harness_teardown (h);
 }
 GST_END_TEST;
@@ -467,10 +416,5 @@ cudasobel_gpu_suite (void)
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  if (!gst_cuda_load_library () || cudagaussian::cuda_device_count () == 0) {
-    g_print ("skipped: no CUDA device\n");
-    return 77;
-  }
-  return gst_check_run_suite (cudasobel_gpu_suite (), "cudasobel_gpu", __FILE__);
+  return cgt::run_gpu_suite (argc, argv, cudasobel_gpu_suite, "cudasobel_gpu", __FILE__);
 }
