@@ -119,3 +119,17 @@ gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
   gst_object_unref (pool);
   return TRUE;
 }
+
+gboolean
+gst_cuda_element_propose_allocation (GstBaseTransform * trans,
+    GstCudaContext * context, GstQuery * decide_query, GstQuery * query)
+{
+  GstBaseTransformClass *base =
+      GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM));
+
+  if (!base->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  if (decide_query == NULL)
+    return TRUE;
+  return gst_cuda_gaussian_propose_pool (GST_ELEMENT (trans), context, query);
+}

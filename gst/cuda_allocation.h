@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
 #include <gst/cuda/gstcudacontext.h>
 
 G_BEGIN_DECLS
@@ -17,6 +18,11 @@ GstBufferPool *gst_cuda_gaussian_pool_new (GstCudaContext * context,
  * one is there, and the video meta. */
 gboolean gst_cuda_gaussian_propose_pool (GstElement * element,
     GstCudaContext * context, GstQuery * query);
+
+/* The whole propose_allocation of an element derived directly from GstBaseTransform: the base
+ * class's, then (unless in passthrough, where the query went downstream) our pool. */
+gboolean gst_cuda_element_propose_allocation (GstBaseTransform * trans,
+    GstCudaContext * context, GstQuery * decide_query, GstQuery * query);
 
 /* decide_allocation, complete (the base class's default would replace a pool's allocator with
  * downstream's): a downstream CUDA pool of our context is kept; otherwise our own pool. */

@@ -674,13 +674,8 @@ gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
 
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
-          decide_query, query))
-    return FALSE;
-  /* Passthrough: the query went downstream. */
-  if (decide_query == NULL)
-    return TRUE;
-  return gst_cuda_gaussian_propose_pool (GST_ELEMENT (self), self->context, query);
+  return gst_cuda_element_propose_allocation (trans, self->context, decide_query,
+      query);
 }
 
 /* Output buffers: for CUDA memory a downstream CUDA pool of our context or a new one; for
