@@ -55,6 +55,8 @@ run_pipeline() {
   if ! gst-launch-1.0 -e -v "$@" >"$log" 2>&1; then
     echo "demo: the '$label' run failed:" >&2
     grep -E -A4 '^(ERROR|WARNING: erroneous pipeline)' "$log" >&2 || tail -n 20 "$log" >&2
+    # No half-written (or empty) video left behind as if it were the result.
+    [[ -n "${partial:-}" ]] && rm -f "$partial"
     exit 1
   fi
   t1="$(date +%s.%N)"
@@ -75,9 +77,11 @@ count=()
 if ((counted)); then count=(identity name=count silent=false !); fi
 
 echo "demo: sigma $sigma, source: ${input:-videotestsrc 1920x1080 RGBA, $frames frames}"
+partial="$output"
 run_pipeline "whole pipeline" "${src[@]}" ! "${count[@]}" cudagaussian "sigma=$sigma" \
   ! videoconvert n-threads=0 ! x264enc speed-preset=ultrafast bitrate=12000 key-int-max=120 \
   ! video/x-h264,profile=main ! h264parse ! mp4mux ! filesink "location=$output"
+partial=""
 run_pipeline "blur only" "${src[@]}" ! "${count[@]}" cudagaussian "sigma=$sigma" ! fakesink
 run_pipeline "source only" "${src[@]}" ! "${count[@]}" fakesink
 echo "demo: wrote $(cd "$(dirname "$output")" && pwd)/$(basename "$output")"
