@@ -12,7 +12,7 @@
 // block-parallel split against A, and A against the double CPU reference (max |A - ref|) on the
 // first photo.
 //
-// Usage: bench_edge_aware [--csv PATH] [--quick] [--data DIR]. Without a GPU: a skip line, exit 0.
+// Usage: bench_edge_aware [--csv PATH] [--quick] [--data DIR] [--only VARIANT-TEXT] (speed of those variants only). Without a GPU: a skip line, exit 0.
 
 #include <gst/gst.h>
 
@@ -104,7 +104,7 @@ bool upload(Frames& f, int count, int w, int h, const std::vector<uint8_t>& pixe
   return true;
 }
 
-bool speed_table(int w, int h, const std::vector<double>& sigmas, int runs, Csv& csv, const char* device) {
+bool speed_table(int w, int h, const std::vector<double>& sigmas, int runs, Csv& csv, const char* device, const BenchOptions& opt) {
   constexpr int kFrames = 4;
   Frames f;
   if (!upload(f, kFrames, w, h, {})) return false;
@@ -124,6 +124,7 @@ bool speed_table(int w, int h, const std::vector<double>& sigmas, int runs, Csv&
   for (size_t i = 0; i < sigmas.size(); ++i) std::printf("---:|");
   std::printf("\n");
   for (const Variant& v : kVariants) {
+    if (!opt.wanted(v.name)) continue;
     std::printf("| %s |", v.name);
     for (double sigma : sigmas) {
       FrameBlur blur;
@@ -228,8 +229,9 @@ int main(int argc, char** argv) {
   csv.open(opt.csv_path, "table,device,variant,width,height,sigma,kappa,us,copy_us,photo,mse");
   std::printf("Edge-aware blur on %s.\n", prop.name);
   const int runs = quick ? 10 : 50;
-  bool ok = speed_table(2048, 2048, {5, 20, 60}, runs, csv, prop.name);
-  ok = speed_table(1920, 1080, {5, 20, 60}, runs, csv, prop.name) && ok;
+  bool ok = speed_table(2048, 2048, {5, 20, 60}, runs, csv, prop.name, opt);
+  ok = speed_table(1920, 1080, {5, 20, 60}, runs, csv, prop.name, opt) && ok;
+  if (!opt.only.empty()) return ok ? 0 : 1;  // --only: the speed tables alone
   ok = kappa_table(data, quick, csv, prop.name) && ok;
   return ok ? 0 : 1;
 }

@@ -13,7 +13,7 @@
 // Full HD 1920x1080; the mean over the photos (and the worst) per cell, in the shape of Table 2
 // of Lee, Ko and Choe 2014.
 //
-// Usage: bench_recursive [--csv PATH] [--quick] [--data DIR]. Without a GPU: a skip line, exit 0.
+// Usage: bench_recursive [--csv PATH] [--quick] [--data DIR] [--only VARIANT-TEXT] (speed of those variants only). Without a GPU: a skip line, exit 0.
 
 #include <gst/gst.h>
 
@@ -86,7 +86,7 @@ BlurSettings settings_for(const Variant& v, double sigma) {
 // ---- speed -------------------------------------------------------------------------------------
 
 bool speed_table(int width, int height, const std::vector<double>& sigmas, int runs, Csv& csv,
-                 const char* device) {
+                 const char* device, const BenchOptions& opt) {
   constexpr int kFrames = 8;
   PlaneSpec spec;
   spec.geometry.width = width;
@@ -121,6 +121,7 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
   for (size_t i = 0; i < sigmas.size(); ++i) std::printf("---:|");
   std::printf("\n");
   for (const Variant& v : kVariants) {
+    if (!opt.wanted(v.name)) continue;
     std::printf("| %s |", v.name);
     for (double sigma : sigmas) {
       FrameBlur blur;
@@ -259,9 +260,10 @@ int main(int argc, char** argv) {
 
   std::printf("Recursive Gaussians on %s.\n", prop.name);
   const int runs = quick ? 20 : 100;
-  bool ok = speed_table(1920, 1080, {0.5, 1, 2, 5, 10, 30, 100}, runs, csv, prop.name);
-  ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name) && ok;
+  bool ok = speed_table(1920, 1080, {0.5, 1, 2, 5, 10, 30, 100}, runs, csv, prop.name, opt);
+  ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name, opt) && ok;
 
+  if (!opt.only.empty()) return ok ? 0 : 1;  // --only: the speed tables alone
   std::vector<Photo> photos;
   for (const char* name : {"fruits.jpg", "baboon.jpg", "building.jpg"}) {
     Photo p;

@@ -87,6 +87,8 @@ struct BenchOptions {
   std::string csv_path;
   std::string data = "tests/data";
   bool quick = false;
+  std::string only;  // --only TEXT: speed tables time only the variants whose name contains it
+  bool wanted(const char* variant) const { return only.empty() || std::string(variant).find(only) != std::string::npos; }
 };
 inline BenchOptions parse_bench_options(int argc, char** argv, const char* default_csv) {
   BenchOptions o;
@@ -96,6 +98,7 @@ inline BenchOptions parse_bench_options(int argc, char** argv, const char* defau
     if (a == "--csv" && i + 1 < argc) o.csv_path = argv[++i];
     else if (a == "--data" && i + 1 < argc) o.data = argv[++i];
     else if (a == "--quick") o.quick = true;
+    else if (a == "--only" && i + 1 < argc) o.only = argv[++i];
   }
   return o;
 }
