@@ -162,15 +162,17 @@ __device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<floa
 }
 
 // Algorithms A and C: one direction of a pass (0: in -> mid, 1: -> out) over every segment.
-template <EdgeFilter kFilter>
+// The direction is a template argument so that each kernel keeps only its own direction's
+// registers (the anticausal Gaussian also prefetches the causal results).
+template <EdgeFilter kFilter, int kDirection>
 __global__ void __launch_bounds__(kThreads)
-warm_kernel(PassShape shape, PassParams p, int direction, const float* in, float* mid, float* out) {
+warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out) {
   EdgeLine<float> l;
   int s0, s1;
   long item;
   if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
-  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_warm(l, direction, in, mid, out, p.log_a, s0, s1, p.extent);
-  else edge_gaussian_warm(l, direction, in, mid, out, p.terms, s0, s1, p.extent);
+  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_warm(l, kDirection, in, mid, out, p.log_a, s0, s1, p.extent);
+  else edge_gaussian_warm(l, kDirection, in, mid, out, p.terms, s0, s1, p.extent);
 }
 
 // ---- block-parallel: records of segment maps (edge_aware_lines.h), scanned per line ------------
@@ -195,15 +197,73 @@ bp_segment_kernel(PassShape shape, PassParams p, const float* in, float* mid, fl
   if constexpr (kStage == BpStage::RfAnticausalApply) edge_rf_bp_anticausal_apply(l, mid, out, p.log_a, s0, s1, record);
 }
 
-// One thread per (line, map) for maps [map_begin, map_begin + map_count): the scan that turns the
-// maps' F into entry states; the maps of direction 1 (map / terms) run backward.
+// One warp per (line, map) for maps [map_begin, map_begin + map_count): the scan that turns the
+// maps' F into entry states (edge_scan_map's result); the maps of direction 1 (map / terms) run
+// backward. A segment maps its entry e to P e + F; such maps compose associatively, so each lane
+// composes a run of consecutive segments, a warp-wide inclusive scan over shuffles gives each
+// lane the map of every segment before its run (applied to the line's zero start, its F), and
+// the lane walks its run again writing entry states — loads independent of each other, unlike a
+// sequential walk.
+constexpr int kWarp = 32;
+
+struct SegmentMap {
+  DtComplex<float> p, f[kEdgeMaxChannels];
+};
+
+// after ∘ before.
+__device__ inline SegmentMap compose(const SegmentMap& after, const SegmentMap& before, int channels) {
+  SegmentMap m;
+  m.p = after.p * before.p;
+  CG_FOR_CHANNELS(c, channels) { m.f[c] = after.p * before.f[c] + after.f[c]; }
+  return m;
+}
+
+__device__ inline SegmentMap shuffle_up(const SegmentMap& m, int delta, int channels) {
+  SegmentMap r;
+  r.p = {__shfl_up_sync(0xffffffffu, m.p.re, delta), __shfl_up_sync(0xffffffffu, m.p.im, delta)};
+  CG_FOR_CHANNELS(c, channels) {
+    r.f[c] = {__shfl_up_sync(0xffffffffu, m.f[c].re, delta), __shfl_up_sync(0xffffffffu, m.f[c].im, delta)};
+  }
+  return r;
+}
+
 __global__ void bp_scan_kernel(float* carries, int lines, int segments, int channels, int record, int terms,
                                int map_begin, int map_count) {
-  const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= static_cast<long>(lines) * map_count) return;
-  const int line = static_cast<int>(t % lines), map = map_begin + static_cast<int>(t / lines);
-  edge_scan_map(carries + static_cast<size_t>(line) * record + map * edge_map_floats(channels),
-                static_cast<ptrdiff_t>(lines) * record, segments, map / terms == 1, channels);
+  const long warp = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  if (warp >= static_cast<long>(lines) * map_count) return;  // whole warps leave together
+  const int lane = threadIdx.x % kWarp;
+  const int line = static_cast<int>(warp % lines), map = map_begin + static_cast<int>(warp / lines);
+  const bool backward = map / terms == 1;
+  float* first = carries + static_cast<size_t>(line) * record + map * edge_map_floats(channels);
+  const ptrdiff_t stride = static_cast<ptrdiff_t>(lines) * record;
+  const int run = (segments + kWarp - 1) / kWarp;
+  const int j0 = min(segments, lane * run), j1 = min(segments, j0 + run);
+  auto map_at = [&](int j) { return first + static_cast<ptrdiff_t>(backward ? segments - 1 - j : j) * stride; };
+  auto load = [&](const float* m) {
+    SegmentMap s;
+    s.p = {m[0], m[1]};
+    CG_FOR_CHANNELS(c, channels) { s.f[c] = {m[2 + 2 * c], m[3 + 2 * c]}; }
+    return s;
+  };
+
+  SegmentMap mine{{1.0f, 0.0f}, {}};
+  for (int j = j0; j < j1; ++j) mine = compose(load(map_at(j)), mine, channels);
+  SegmentMap inclusive = mine;
+  for (int delta = 1; delta < kWarp; delta *= 2) {
+    const SegmentMap earlier = shuffle_up(inclusive, delta, channels);
+    if (lane >= delta) inclusive = compose(inclusive, earlier, channels);
+  }
+  const SegmentMap before = shuffle_up(inclusive, 1, channels);
+  DtComplex<float> state[kEdgeMaxChannels] = {};  // the line's start: e = 0
+  if (lane > 0) CG_FOR_CHANNELS(c, channels) { state[c] = before.f[c]; }
+  for (int j = j0; j < j1; ++j) {
+    float* m = map_at(j);
+    const SegmentMap s = load(m);
+    CG_FOR_CHANNELS(c, channels) {
+      m[2 + 2 * c] = state[c].re, m[3 + 2 * c] = state[c].im;
+      state[c] = s.p * state[c] + s.f[c];
+    }
+  }
 }
 
 unsigned blocks_for(long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
@@ -218,7 +278,7 @@ void launch_bp(const PassShape& shape, const PassParams& p, const float* in, flo
 void launch_scan(const PassShape& shape, const PassParams& p, EdgeFilter filter, int map_begin, int map_count,
                  float* carries, cudaStream_t stream) {
   const int terms = filter == EdgeFilter::Gaussian ? 2 : 1;
-  bp_scan_kernel<<<blocks_for(static_cast<long>(shape.width) * map_count), kThreads, 0, stream>>>(
+  bp_scan_kernel<<<blocks_for(static_cast<long>(shape.width) * map_count * kWarp), kThreads, 0, stream>>>(
       carries, shape.width, p.segments, shape.channels, edge_record_floats(filter, shape.channels), terms, map_begin,
       map_count);
 }
@@ -243,8 +303,8 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
   }
   // Two launches: a segment's anticausal warm-up reads the causal results of the next segments.
   const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
-  warm_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, 0, in, mid, out);
-  warm_kernel<kFilter><<<blocks, kThreads, 0, stream>>>(shape, p, 1, in, mid, out);
+  warm_kernel<kFilter, 0><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+  warm_kernel<kFilter, 1><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
 }
 
 // Per iteration, with `cur` the filtered plane and `tmp` the other buffer: the horizontal pass
