@@ -85,6 +85,52 @@ CG_HOST_DEVICE inline int edge_warm_start(const EdgeLine<T>& l, int direction, i
   return direction == 0 ? edge_warmup_begin(l, s0, extent) : edge_warmup_end(l, s1 - 1, extent);
 }
 
+// A thread walking a column would wait a whole memory latency per sample if each sample were
+// loaded where it is used: prefetched_walk issues the loads of K samples together, then runs
+// their steps (in order). On the CPU it is the plain loop. K is what the registers allow: 8
+// for the RF; 4 for the Gaussian, whose state is four times larger (at 8 its register count
+// limited the threads resident per SM and it ran slower than without prefetching, on an H200).
+constexpr int kRfPrefetch = 8;
+constexpr int kGaussianPrefetch = 4;
+
+#ifdef __CUDA_ARCH__
+#define CG_UNROLL _Pragma("unroll")
+#else
+#define CG_UNROLL
+#endif
+
+template <int K, class Load, class Step>
+CG_HOST_DEVICE inline void prefetched_walk(int count, Load load, Step step) {
+  for (int base = 0; base < count; base += K) {
+    decltype(load(0)) buffer[K];
+    CG_UNROLL for (int j = 0; j < K; ++j) if (base + j < count) buffer[j] = load(base + j);
+    CG_UNROLL for (int j = 0; j < K; ++j) if (base + j < count) step(base + j, buffer[j]);
+  }
+}
+
+// What one step of a warm walk reads: the pixel, the spacing to the sample filtered before it
+// (unused at the walk's first sample) and, for the Gaussian's anticausal half, the causal result
+// stored there (only inside the segment).
+template <typename T>
+struct EdgeSample {
+  T f[kEdgeMaxChannels];
+  T space;
+  T causal[kEdgeMaxChannels];
+};
+
+template <typename T>
+CG_HOST_DEVICE inline EdgeSample<T> edge_load_sample(const EdgeLine<T>& l, bool causal, const T* src,
+                                                     const T* causal_result, int k, bool first, bool in_segment) {
+  EdgeSample<T> s;
+  const size_t p = l.at(k);
+  s.space = first ? T(0) : l.space(causal ? k : k + 1);
+  CG_FOR_CHANNELS(c, l.channels) {
+    s.f[c] = src[p + c];
+    s.causal[c] = causal_result && in_segment ? causal_result[p + c] : T(0);
+  }
+  return s;
+}
+
 // RF: direction 0 filters `in` into `mid`, direction 1 filters `mid` into `out`.
 template <typename T>
 CG_HOST_DEVICE inline void edge_rf_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
@@ -95,15 +141,20 @@ CG_HOST_DEVICE inline void edge_rf_warm(const EdgeLine<T>& l, int direction, con
   const int start = edge_warm_start(l, direction, s0, s1, extent);
   const int count = causal ? s1 - start : start - s0 + 1;
   T j[kEdgeMaxChannels] = {};
-  for (int i = 0; i < count; ++i) {
-    const int k = causal ? start + i : start - i;
+  auto index = [&](int i) { return causal ? start + i : start - i; };
+  auto load = [&](int i) {
+    const int k = index(i);
+    return edge_load_sample<T>(l, causal, src, nullptr, k, i == 0, k >= s0 && k < s1);
+  };
+  prefetched_walk<kRfPrefetch>(count, load, [&](int i, const EdgeSample<T>& s) {
+    const int k = index(i);
     const size_t p = l.at(k);
-    const T weight = i == 0 ? T(0) : rf_weight(log_a, l.space(causal ? k : k + 1));  // replicate start: J = f
+    const T weight = i == 0 ? T(0) : rf_weight(log_a, s.space);  // replicate start: J = f
     CG_FOR_CHANNELS(c, l.channels) {
-      j[c] = rf_apply(weight, j[c], src[p + c]);
+      j[c] = rf_apply(weight, j[c], s.f[c]);
       if (k >= s0 && k < s1) dst[p + c] = j[c];
     }
-  }
+  });
 }
 
 // Gaussian: direction 0 writes mid = Re Σ_i causal_i; direction 1 writes
@@ -119,24 +170,29 @@ CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int directio
   const T a_sum = terms[0].a.re + terms[1].a.re;
   DtComplex<T> e[2][kEdgeMaxChannels] = {};
   T f_before[kEdgeMaxChannels] = {};  // the sample filtered just before
-  for (int i = 0; i < count; ++i) {
-    const int k = causal ? start + i : start - i;
+  auto index = [&](int i) { return causal ? start + i : start - i; };
+  auto load = [&](int i) {
+    const int k = index(i);
+    return edge_load_sample<T>(l, causal, in, causal ? nullptr : mid, k, i == 0, k >= s0 && k < s1);
+  };
+  prefetched_walk<kGaussianPrefetch>(count, load, [&](int i, const EdgeSample<T>& s) {
+    const int k = index(i);
     const size_t p = l.at(k);
     DtStepWeights<T> w[2];
     if (i > 0)
-      for (int t = 0; t < 2; ++t) w[t] = dt_gaussian_weights(terms[t], l.space(causal ? k : k + 1));
+      for (int t = 0; t < 2; ++t) w[t] = dt_gaussian_weights(terms[t], s.space);
     CG_FOR_CHANNELS(c, l.channels) {
-      const T f = in[p + c];
+      const T f = s.f[c];
       if (i > 0)
         for (int t = 0; t < 2; ++t) e[t][c] = dt_gaussian_apply(w[t], f_before[c], f, e[t][c]);
       f_before[c] = f;
       if (k >= s0 && k < s1) {
         const T sum = steady * f + e[0][c].re + e[1][c].re;
         if (causal) mid[p + c] = sum;
-        else out[p + c] = mid[p + c] + sum - a_sum * f;
+        else out[p + c] = s.causal[c] + sum - a_sum * f;
       }
     }
-  }
+  });
 }
 
 // ---- block-parallel (exact): each segment's linear map, composed along the line by a scan ----
