@@ -227,7 +227,7 @@ gst_cuda_gaussian_partitions_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {(gint) cg::LineSplit::Auto,
-        "block-parallel", "auto"},
+        "Recursive Gaussians: block-parallel; edge-aware: k-way (Algorithm C)", "auto"},
     {(gint) cg::LineSplit::OneWay,
         "One GPU thread per line (few threads; edge-aware: Algorithm A)", "one-way"},
     {(gint) cg::LineSplit::TwoWay,

@@ -249,10 +249,10 @@ CG_TEST(unsupported_settings_are_refused_with_a_message) {
   CHECK(refused(s, "1000"));
   s = edge_settings(EdgeFilter::Rf, LineSplit::OneWay, 3, 0, 3, 2);
   CHECK(refused(s, "sigma-r"));
-  // partitions=auto is block-parallel and kappa -1 is 2 for edge-aware.
+  // partitions=auto is Algorithm C (k-way) and kappa -1 is 2 for edge-aware.
   s = edge_settings(EdgeFilter::Rf, LineSplit::Auto, 3, 20, 3, -1);
   const BlurSettings r = FrameBlur::resolved(s, specs);
-  CHECK(r.recursive.split == LineSplit::BlockParallel && r.recursive.kappa == 2.0);
+  CHECK(r.recursive.split == LineSplit::KWay && r.recursive.kappa == 2.0);
 }
 
 int main() {
