@@ -7,14 +7,18 @@
 // Exact block-parallel (Nehab, Maximo, Lima, Hoppe 2011, in 1D): a section recursion is linear
 // in its state, so over a segment of m samples
 //     state_out = A_m state_in + F(inputs),
-// where F is the state reached from a zero state. Five launches per pass:
-//   causal carries   F_k of every segment, from zero states;
-//   causal scan      per line, sequentially over its segments: the true state entering each
-//                    segment (A_m from the host), then the exact right start (Triggs–Sdika);
-//   causal apply     each segment from its true state, writing the causal result; then the
-//                    anticausal carry G_k of the segment from a zero state;
-//   anticausal scan  per line, right to left;
-//   anticausal apply each segment from its true state, writing the result.
+// where F is the state reached from a zero state. Three launches per pass, the input read twice
+// and nothing else of the plane's size written but the result:
+//   carries  each segment (a thread, its 32 samples in registers): the causal carry F from a zero
+//            state, and the anticausal carry G~ of that zero-start causal result (Young–van Vliet)
+//            or of the input (Deriche);
+//   scan     one warp per line: the causal entry state of every segment by an affine scan (from
+//            the exact left start), the exact right start (Triggs–Sdika) from the line's end
+//            state, each G corrected for its segment's true causal entry (G = G~ + M s, M from
+//            the host: Young–van Vliet's anticausal half filters the causal result), and the
+//            anticausal entry states by a second scan, right to left;
+//   apply    each segment from its two entry states: causal into registers, anticausal back
+//            over them, the result written once.
 // The result equals the one-way recursion up to float rounding.
 
 #include "recursive_filter.h"
@@ -109,19 +113,15 @@ struct PassParams {
   typename Ops::Coeffs k;
   float a_full[kMaxCarry * kMaxCarry];  // A for a whole segment, row-major
   float a_last[kMaxCarry * kMaxCarry];  // A for the last, possibly shorter, segment
+  // Young–van Vliet block-parallel: the anticausal carry (from a zero state) of the causal
+  // response to a unit entry state and zero input, row-major; zero for Deriche.
+  float m_full[kMaxCarry * kMaxCarry];
+  float m_last[kMaxCarry * kMaxCarry];
   StartUp start;
   int segment;   // samples per segment (the last may be shorter)
   int segments;  // per line
   int warmup;    // TwoWay / KWay: samples run before a segment to forget the unknown start
 };
-
-__device__ inline void apply_matrix(const float* a, int n, const float* in, const float* add, float* out) {
-  for (int r = 0; r < n; ++r) {
-    float s = add[r];
-    for (int c = 0; c < n; ++c) s = fmaf(a[r * n + c], in[c], s);
-    out[r] = s;
-  }
-}
 
 
 // OneWay: the whole line in one thread.
@@ -185,84 +185,244 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
     out.store(l, line, i, Ops::combine(mid.load(l, line, i), Ops::anticausal_step(p.k, a_input(i), st)));
 }
 
-// BlockParallel 1: the causal carry of each segment from a zero state.
-template <class Ops, typename TIn>
-__global__ void __launch_bounds__(kThreads)
-bp_causal_carry_kernel(Lines l, Plane<TIn> in, float* carries, PassParams<Ops> p) {
-  SegmentItem it;
-  if (!segment_item(l, p.segment, p.segments, it)) return;
-  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
-  const float zero[kMaxCarry] = {};
-  typename Ops::State st = Ops::causal_entry(p.k, zero, in.load(l, line, max(s0 - 1, 0)));
-  for (int i = s0; i < s1; ++i) Ops::causal_step(p.k, in.load(l, line, i), st);
-  Ops::pack(st, carries + (static_cast<size_t>(seg) * l.count + line) * Ops::kCarry);
+// ---- block-parallel ---------------------------------------------------------------------------
+
+constexpr int kSegment = RecursiveBlur::kBlockSegment;
+constexpr int kWarp = 32;
+
+// A_m or M of segment `seg`, element i (a compile-time index after unrolling: no dynamic
+// indexing of the kernel parameters).
+template <class Ops>
+__device__ inline float segment_a(const PassParams<Ops>& p, bool last, int i) {
+  return last ? p.a_last[i] : p.a_full[i];
+}
+template <class Ops>
+__device__ inline float segment_m(const PassParams<Ops>& p, bool last, int i) {
+  return last ? p.m_last[i] : p.m_full[i];
 }
 
-// BlockParallel 2 and 4: per line, the true state entering each segment (replacing its carry).
-// Causal: left to right from the left start, ending with the right start in `right`.
-// Anticausal: right to left from `right`.
+// Where a line's segment records live: line-major, so that a warp scanning one line reads
+// neighbouring records.
+__device__ inline size_t record_index(int line, int seg, int segments, int d) {
+  return (static_cast<size_t>(line) * segments + seg) * d;
+}
+
+// The segment's samples, all loads issued before any is used; x_prev = x[s0 - 1] (x[0] for the
+// first segment), x_next1/2 = x[s1], x[s1 + 1] (clamped to the last sample).
+template <typename TIn>
+struct SegmentSamples {
+  float x[kSegment];
+  float x_prev, x_next1, x_next2;
+  int count;
+};
+template <typename TIn>
+__device__ inline void load_segment(const Lines& l, const Plane<TIn>& in, int line, int s0, int s1,
+                                    SegmentSamples<TIn>& g) {
+  const int n = l.length;
+  g.count = s1 - s0;
+#pragma unroll
+  for (int i = 0; i < kSegment; ++i) g.x[i] = i < g.count ? in.load(l, line, s0 + i) : 0.0f;
+  g.x_prev = in.load(l, line, max(s0 - 1, 0));
+  g.x_next1 = in.load(l, line, min(s1, n - 1));
+  g.x_next2 = in.load(l, line, min(s1 + 1, n - 1));
+}
+
+// Carries: F (causal, zero entry) into `causal`, G~ into `anticausal`.
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
-bp_scan_kernel(Lines l, Plane<TIn> in, float* carries, float* right, PassParams<Ops> p,
-               bool causal) {
-  const int line = blockIdx.x * blockDim.x + threadIdx.x;
-  if (line >= l.count) return;
+bp_carries_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
+  SegmentItem it;
+  if (!segment_item(l, kSegment, p.segments, it)) return;
+  SegmentSamples<TIn> g;
+  load_segment(l, in, it.line, it.s0, it.s1, g);
+  const float zero[kMaxCarry] = {};
+  float y[kSegment];
+  typename Ops::State st = Ops::causal_entry(p.k, zero, g.x_prev);
+#pragma unroll
+  for (int i = 0; i < kSegment; ++i)
+    if (i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
+  Ops::pack(st, causal + record_index(it.line, it.seg, p.segments, Ops::kCarry));
+  st = Ops::anticausal_entry(p.k, zero, g.x_next1, g.x_next2);
+#pragma unroll
+  for (int i = kSegment - 1; i >= 0; --i)
+    if (i < g.count) Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st);
+  Ops::pack(st, anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry));
+}
+
+template <int D>
+struct AffineMap {
+  float m[D * D];  // row-major
+  float v[D];
+};
+
+template <int D>
+__device__ inline AffineMap<D> affine_identity() {
+  AffineMap<D> f;
+#pragma unroll
+  for (int r = 0; r < D; ++r) {
+#pragma unroll
+    for (int c = 0; c < D; ++c) f.m[r * D + c] = r == c ? 1.0f : 0.0f;
+    f.v[r] = 0.0f;
+  }
+  return f;
+}
+
+// after ∘ before: x -> after.m (before.m x + before.v) + after.v.
+template <int D>
+__device__ inline AffineMap<D> affine_compose(const AffineMap<D>& after, const AffineMap<D>& before) {
+  AffineMap<D> f;
+#pragma unroll
+  for (int r = 0; r < D; ++r) {
+#pragma unroll
+    for (int c = 0; c < D; ++c) {
+      float s = 0.0f;
+#pragma unroll
+      for (int k = 0; k < D; ++k) s = fmaf(after.m[r * D + k], before.m[k * D + c], s);
+      f.m[r * D + c] = s;
+    }
+    float s = after.v[r];
+#pragma unroll
+    for (int k = 0; k < D; ++k) s = fmaf(after.m[r * D + k], before.v[k], s);
+    f.v[r] = s;
+  }
+  return f;
+}
+
+template <int D>
+__device__ inline AffineMap<D> affine_shuffle_up(const AffineMap<D>& f, int delta) {
+  AffineMap<D> g;
+#pragma unroll
+  for (int i = 0; i < D * D; ++i) g.m[i] = __shfl_up_sync(0xffffffffu, f.m[i], delta);
+#pragma unroll
+  for (int i = 0; i < D; ++i) g.v[i] = __shfl_up_sync(0xffffffffu, f.v[i], delta);
+  return g;
+}
+
+template <int D>
+__device__ inline void affine_apply(const AffineMap<D>& f, const float* x, float* out) {
+#pragma unroll
+  for (int r = 0; r < D; ++r) {
+    float s = f.v[r];
+#pragma unroll
+    for (int k = 0; k < D; ++k) s = fmaf(f.m[r * D + k], x[k], s);
+    out[r] = s;
+  }
+}
+
+// One direction's scan over a line's segments, by a warp: `carry(j, v)` gives the carry of the
+// j-th segment in processing order, `shorter` is the processing index of the line's last
+// (possibly shorter: A_last) segment, and `entry(j, state)` receives the state entering it. Each lane composes a run of consecutive
+// segments, a warp-wide inclusive scan over shuffles gives every lane the map of the segments
+// before its run, and the lane walks its run again. Returns the state after the whole line
+// (valid in every lane).
+template <class Ops, class Carry, class Entry>
+__device__ inline void warp_scan_line(const PassParams<Ops>& p, int shorter, const float* start, Carry carry,
+                                      Entry entry, float* end) {
   constexpr int D = Ops::kCarry;
-  float state[D], next[D], carry[D];
-  if (causal) Ops::pack(Ops::left_start(p.k, in.load(l, line, 0)), state);
-  else for (int d = 0; d < D; ++d) state[d] = right[static_cast<size_t>(line) * D + d];
-  for (int j = 0; j < p.segments; ++j) {
-    const int seg = causal ? j : p.segments - 1 - j;
-    float* c = carries + (static_cast<size_t>(seg) * l.count + line) * D;
-    for (int d = 0; d < D; ++d) carry[d] = c[d], c[d] = state[d];
-    apply_matrix(seg == p.segments - 1 ? p.a_last : p.a_full, D, state, carry, next);
+  const int lane = threadIdx.x % kWarp;
+  const int run = (p.segments + kWarp - 1) / kWarp;
+  const int j0 = min(p.segments, lane * run), j1 = min(p.segments, j0 + run);
+  auto step_map = [&](int j) {
+    AffineMap<D> f;
+    const bool last = j == shorter;
+#pragma unroll
+    for (int i = 0; i < D * D; ++i) f.m[i] = segment_a(p, last, i);
+    carry(j, f.v);
+    return f;
+  };
+  AffineMap<D> mine = affine_identity<D>();
+  for (int j = j0; j < j1; ++j) mine = affine_compose(step_map(j), mine);
+  AffineMap<D> inclusive = mine;
+#pragma unroll
+  for (int delta = 1; delta < kWarp; delta *= 2) {
+    const AffineMap<D> earlier = affine_shuffle_up(inclusive, delta);
+    if (lane >= delta) inclusive = affine_compose(inclusive, earlier);
+  }
+  const AffineMap<D> before = affine_shuffle_up(inclusive, 1);  // the segments before this run
+  float state[D];
+  affine_apply(before, start, state);
+  if (lane == 0)
+#pragma unroll
+    for (int d = 0; d < D; ++d) state[d] = start[d];
+  for (int j = j0; j < j1; ++j) {
+    const AffineMap<D> f = step_map(j);
+    entry(j, state);
+    float next[D];
+    affine_apply(f, state, next);
+#pragma unroll
     for (int d = 0; d < D; ++d) state[d] = next[d];
   }
-  if (causal) {
-    const float x_edge = in.load(l, line, l.length - 1);
-    typename Ops::State end = Ops::causal_entry(p.k, state, x_edge);
-    Ops::pack(Ops::right_start(p.k, end, x_edge, p.start), right + static_cast<size_t>(line) * D);
-  }
+  // The whole line's map is the last lane's inclusive one.
+  AffineMap<D> total;
+#pragma unroll
+  for (int i = 0; i < D * D; ++i) total.m[i] = __shfl_sync(0xffffffffu, inclusive.m[i], kWarp - 1);
+#pragma unroll
+  for (int i = 0; i < D; ++i) total.v[i] = __shfl_sync(0xffffffffu, inclusive.v[i], kWarp - 1);
+  affine_apply(total, start, end);
 }
 
-// BlockParallel 3: each segment's causal result from its true state, then its anticausal carry.
+// Scan: replaces each F by the segment's causal entry state and each G~ by its anticausal entry
+// state.
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
-bp_causal_apply_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* carries, PassParams<Ops> p) {
-  SegmentItem it;
-  if (!segment_item(l, p.segment, p.segments, it)) return;
-  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
-  float* c = carries + (static_cast<size_t>(seg) * l.count + line) * Ops::kCarry;
-  const int n = l.length;
-  typename Ops::State st = Ops::causal_entry(p.k, c, in.load(l, line, max(s0 - 1, 0)));
-  for (int i = s0; i < s1; ++i) mid.store(l, line, i, Ops::causal_step(p.k, in.load(l, line, i), st));
-  const float zero[kMaxCarry] = {};
-  st = Ops::anticausal_entry(p.k, zero, in.load(l, line, min(s1, n - 1)), in.load(l, line, min(s1 + 1, n - 1)));
-  for (int i = s1 - 1; i >= s0; --i) {
-    // The causal results just written come back from L1.
-    const float a_in = Ops::kAnticausalReadsInput ? in.load(l, line, i) : mid.load(l, line, i);
-    Ops::anticausal_step(p.k, a_in, st);
-  }
-  Ops::pack(st, c);
+bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
+  constexpr int D = Ops::kCarry;
+  const long warp = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  if (warp >= l.count) return;  // whole warps: the shuffles see all 32 lanes
+  const int line = static_cast<int>(warp), S = p.segments;
+  auto at = [&](float* base, int seg) { return base + record_index(line, seg, S, D); };
+
+  // Causal, left to right from the exact left start.
+  float start[D], end[D];
+  Ops::pack(Ops::left_start(p.k, in.load(l, line, 0)), start);
+  warp_scan_line(
+      p, S - 1, start, [&](int j, float* v) { for (int d = 0; d < D; ++d) v[d] = at(causal, j)[d]; },
+      [&](int j, const float* s) {
+        // G~ -> G: the anticausal carry of this segment's causal response to its entry state.
+        float* g = at(anticausal, j);
+        const bool last = j == S - 1;
+        float corrected[D];
+        for (int r = 0; r < D; ++r) {
+          float sum = g[r];
+          for (int k = 0; k < D; ++k) sum = fmaf(segment_m(p, last, r * D + k), s[k], sum);
+          corrected[r] = sum;
+        }
+        for (int d = 0; d < D; ++d) at(causal, j)[d] = s[d], g[d] = corrected[d];
+      },
+      end);
+  __syncwarp();  // the corrected G of every lane's run, before other lanes read them
+
+  // Anticausal, right to left from the exact right start.
+  const float x_edge = in.load(l, line, l.length - 1);
+  const typename Ops::State causal_end = Ops::causal_entry(p.k, end, x_edge);
+  Ops::pack(Ops::right_start(p.k, causal_end, x_edge, p.start), start);
+  warp_scan_line(
+      p, 0, start, [&](int j, float* v) { for (int d = 0; d < D; ++d) v[d] = at(anticausal, S - 1 - j)[d]; },
+      [&](int j, const float* s) { for (int d = 0; d < D; ++d) at(anticausal, S - 1 - j)[d] = s[d]; }, end);
 }
 
-// BlockParallel 5: each segment's anticausal half from its true state, and the result.
+// Apply: each segment from its entry states, the result written once.
 template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
-bp_anticausal_apply_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out,
-                           const float* carries, PassParams<Ops> p) {
+bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, const float* anticausal,
+                PassParams<Ops> p) {
   SegmentItem it;
-  if (!segment_item(l, p.segment, p.segments, it)) return;
-  const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
-  const int n = l.length;
-  const float* c = carries + (static_cast<size_t>(seg) * l.count + line) * Ops::kCarry;
+  if (!segment_item(l, kSegment, p.segments, it)) return;
+  SegmentSamples<TIn> g;
+  load_segment(l, in, it.line, it.s0, it.s1, g);
+  float y[kSegment];
   typename Ops::State st =
-      Ops::anticausal_entry(p.k, c, in.load(l, line, min(s1, n - 1)), in.load(l, line, min(s1 + 1, n - 1)));
-  for (int i = s1 - 1; i >= s0; --i) {
-    const float m = mid.load(l, line, i);
-    const float a_in = Ops::kAnticausalReadsInput ? in.load(l, line, i) : m;
-    out.store(l, line, i, Ops::combine(m, Ops::anticausal_step(p.k, a_in, st)));
-  }
+      Ops::causal_entry(p.k, causal + record_index(it.line, it.seg, p.segments, Ops::kCarry), g.x_prev);
+#pragma unroll
+  for (int i = 0; i < kSegment; ++i)
+    if (i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
+  st = Ops::anticausal_entry(p.k, anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry),
+                             g.x_next1, g.x_next2);
+#pragma unroll
+  for (int i = kSegment - 1; i >= 0; --i)
+    if (i < g.count)
+      out.store(l, it.line, it.s0 + i,
+                Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
 }
 
 // sigma 0 in a direction: that pass only converts.
@@ -291,6 +451,30 @@ void segment_matrix(const typename OpsT<double>::Coeffs& k, int m, float* a) {
     double out[kMaxCarry];
     Ops::pack(st, out);
     for (int r = 0; r < D; ++r) a[r * D + j] = static_cast<float>(out[r]);
+  }
+}
+
+// M_m (Young–van Vliet, whose anticausal half filters the causal result): the anticausal carry,
+// from a zero state, of the causal response to each unit carry over m samples of zero input.
+// Deriche's anticausal half reads the input alone: M = 0.
+template <template <typename> class OpsT>
+void correction_matrix(const typename OpsT<double>::Coeffs& k, int m, float* out_m) {
+  using Ops = OpsT<double>;
+  constexpr int D = Ops::kCarry;
+  for (int j = 0; j < D * D; ++j) out_m[j] = 0.0f;
+  if (Ops::kAnticausalReadsInput) return;
+  const double zero[kMaxCarry] = {};
+  std::vector<double> y(static_cast<size_t>(m));
+  for (int j = 0; j < D; ++j) {
+    double unit[kMaxCarry] = {};
+    unit[j] = 1.0;
+    typename Ops::State st = Ops::causal_entry(k, unit, 0.0);
+    for (int i = 0; i < m; ++i) y[i] = Ops::causal_step(k, 0.0, st);
+    st = Ops::anticausal_entry(k, zero, 0.0, 0.0);
+    for (int i = m - 1; i >= 0; --i) Ops::anticausal_step(k, y[i], st);
+    double out[kMaxCarry];
+    Ops::pack(st, out);
+    for (int r = 0; r < D; ++r) out_m[r * D + j] = static_cast<float>(out[r]);
   }
 }
 
@@ -328,6 +512,8 @@ PassParams<OpsT<float>> make_params(const typename OpsT<float>::Coeffs& kf,
   p.warmup = plan.warmup;
   segment_matrix<OpsT>(kd, plan.segment, p.a_full);
   segment_matrix<OpsT>(kd, length - (plan.segments - 1) * plan.segment, p.a_last);
+  correction_matrix<OpsT>(kd, plan.segment, p.m_full);
+  correction_matrix<OpsT>(kd, length - (plan.segments - 1) * plan.segment, p.m_last);
   return p;
 }
 
@@ -341,12 +527,11 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
   if (p.segments == 1 || split == LineSplit::OneWay) {
     one_way_kernel<Ops, TIn, TOut><<<blocks_for(l.count), kThreads, 0, stream>>>(l, in, mid, out, p);
   } else if (split == LineSplit::BlockParallel) {
-    bp_causal_carry_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, p);
-    bp_scan_kernel<Ops, TIn><<<blocks_for(l.count), kThreads, 0, stream>>>(l, in, carries, right, p, true);
-    bp_causal_apply_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, mid, carries, p);
-    bp_scan_kernel<Ops, TIn><<<blocks_for(l.count), kThreads, 0, stream>>>(l, in, carries, right, p, false);
-    bp_anticausal_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(
-        l, in, mid, out, carries, p);
+    float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
+    bp_carries_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, anticausal, p);
+    bp_scan_kernel<Ops, TIn><<<blocks_for(static_cast<long>(l.count) * kWarp), kThreads, 0, stream>>>(
+        l, in, carries, anticausal, p);
+    bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
   } else {
     warm_causal_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, mid, right, p);
     warm_anticausal_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(
@@ -473,6 +658,7 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
                            static_cast<size_t>(row_samples) * py.plan.segments) * kMaxCarry;
   const size_t right_floats = std::max(static_cast<size_t>(g.height) * g.channels,
                                        static_cast<size_t>(row_samples)) * kMaxCarry;
+  carry_floats_ *= 2;  // block-parallel: the causal and the anticausal record of each segment
   CG_TRY(carries_.reserve((carry_floats_ + right_floats) * sizeof(float)));
   passes_ = std::make_unique<Passes>(Passes{px, py});
   // NaN everywhere: a read of a value no kernel wrote shows up in every test instead of hiding
