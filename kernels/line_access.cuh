@@ -13,6 +13,8 @@ struct Lines {
   int count;     // lines
   int length;    // samples per line
   int channels;  // horizontal: samples per pixel
+  // Elements between consecutive samples of a line.
+  __device__ size_t step(size_t pitch) const { return vertical ? pitch : static_cast<size_t>(channels); }
   __device__ size_t index(int line, int i, size_t pitch) const {
     if (vertical) return static_cast<size_t>(i) * pitch + line;
     const int row = line / channels, c = line - row * channels;
@@ -39,17 +41,20 @@ struct Plane {
   size_t pitch;  // elements
   int shift;
   float max_value;
-  __device__ float load(const Lines& l, int line, int i) const {
-    const T v = data[l.index(line, i, pitch)];
+  __device__ float load(const Lines& l, int line, int i) const { return load_at(l.index(line, i, pitch)); }
+  __device__ void store(const Lines& l, int line, int i, float v) const { store_at(l.index(line, i, pitch), v); }
+  // By element index (index() of a line's first sample plus multiples of Lines::step()).
+  __device__ float load_at(size_t at) const {
+    const T v = data[at];
     if constexpr (std::is_same_v<T, float>) return v;
     else return static_cast<float>(v >> shift);
   }
-  __device__ void store(const Lines& l, int line, int i, float v) const {
+  __device__ void store_at(size_t at, float v) const {
     if constexpr (std::is_same_v<T, float>) {
-      data[l.index(line, i, pitch)] = v;
+      data[at] = v;
     } else {
       const float r = fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
-      data[l.index(line, i, pitch)] = static_cast<T>(static_cast<unsigned>(r) << shift);
+      data[at] = static_cast<T>(static_cast<unsigned>(r) << shift);
     }
   }
 };

@@ -107,6 +107,7 @@ struct DericheOps {
 // ---- one pass ----------------------------------------------------------------------------------
 
 constexpr int kMaxCarry = 4;
+constexpr int kRunPowers = 5;  // log2 of the 32 lanes of a warp
 
 template <class Ops>
 struct PassParams {
@@ -117,6 +118,9 @@ struct PassParams {
   // response to a unit entry state and zero input, row-major; zero for Deriche.
   float m_full[kMaxCarry * kMaxCarry];
   float m_last[kMaxCarry * kMaxCarry];
+  // Block-parallel scan: A_full^(run·2^d), d < kRunPowers, for runs of `run` segments per lane.
+  float run_power[kRunPowers][kMaxCarry * kMaxCarry];
+  int run;
   StartUp start;
   int segment;   // samples per segment (the last may be shorter)
   int segments;  // per line
@@ -190,41 +194,54 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
 constexpr int kSegment = RecursiveBlur::kBlockSegment;
 constexpr int kWarp = 32;
 
-// A_m or M of segment `seg`, element i (a compile-time index after unrolling: no dynamic
-// indexing of the kernel parameters).
-template <class Ops>
-__device__ inline float segment_a(const PassParams<Ops>& p, bool last, int i) {
-  return last ? p.a_last[i] : p.a_full[i];
-}
-template <class Ops>
-__device__ inline float segment_m(const PassParams<Ops>& p, bool last, int i) {
-  return last ? p.m_last[i] : p.m_full[i];
-}
-
 // Where a line's segment records live: line-major, so that a warp scanning one line reads
 // neighbouring records.
 __device__ inline size_t record_index(int line, int seg, int segments, int d) {
   return (static_cast<size_t>(line) * segments + seg) * d;
 }
 
-// The segment's samples, all loads issued before any is used; x_prev = x[s0 - 1] (x[0] for the
-// first segment), x_next1/2 = x[s1], x[s1 + 1] (clamped to the last sample).
+// The segment's samples, all loads issued before any is used (straight-line code: past the
+// line's end the last sample is loaded again); x_prev = x[s0 - 1] (x[0] for the first
+// segment), x_next1/2 = x[s1], x[s1 + 1] (clamped to the last sample). `first` and `step` locate
+// the samples in the plane (Lines::index, Lines::step), computed once.
 template <typename TIn>
 struct SegmentSamples {
   float x[kSegment];
   float x_prev, x_next1, x_next2;
   int count;
+  size_t first, step;
 };
 template <typename TIn>
 __device__ inline void load_segment(const Lines& l, const Plane<TIn>& in, int line, int s0, int s1,
                                     SegmentSamples<TIn>& g) {
   const int n = l.length;
   g.count = s1 - s0;
+  g.first = l.index(line, s0, in.pitch);
+  g.step = l.step(in.pitch);
 #pragma unroll
-  for (int i = 0; i < kSegment; ++i) g.x[i] = i < g.count ? in.load(l, line, s0 + i) : 0.0f;
-  g.x_prev = in.load(l, line, max(s0 - 1, 0));
-  g.x_next1 = in.load(l, line, min(s1, n - 1));
-  g.x_next2 = in.load(l, line, min(s1 + 1, n - 1));
+  for (int i = 0; i < kSegment; ++i) g.x[i] = in.load_at(g.first + static_cast<size_t>(min(i, g.count - 1)) * g.step);
+  g.x_prev = in.load_at(s0 > 0 ? g.first - g.step : g.first);
+  g.x_next1 = in.load_at(g.first + static_cast<size_t>(min(s1, n - 1) - s0) * g.step);
+  g.x_next2 = in.load_at(g.first + static_cast<size_t>(min(s1 + 1, n - 1) - s0) * g.step);
+}
+
+// The recursions over a segment, whole (kFull: the 32 samples, no per-sample test) or the
+// line's shorter last one. Carries: F (causal, zero entry) and G~.
+template <bool kFull, class Ops, typename TIn>
+__device__ inline void segment_carries(const PassParams<Ops>& p, const SegmentSamples<TIn>& g, float* f_out,
+                                       float* g_out) {
+  const float zero[kMaxCarry] = {};
+  float y[kSegment];
+  typename Ops::State st = Ops::causal_entry(p.k, zero, g.x_prev);
+#pragma unroll
+  for (int i = 0; i < kSegment; ++i)
+    if (kFull || i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
+  Ops::pack(st, f_out);
+  st = Ops::anticausal_entry(p.k, zero, g.x_next1, g.x_next2);
+#pragma unroll
+  for (int i = kSegment - 1; i >= 0; --i)
+    if (kFull || i < g.count) Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st);
+  Ops::pack(st, g_out);
 }
 
 // Carries: F (causal, zero entry) into `causal`, G~ into `anticausal`.
@@ -235,173 +252,144 @@ bp_carries_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, Pass
   if (!segment_item(l, kSegment, p.segments, it)) return;
   SegmentSamples<TIn> g;
   load_segment(l, in, it.line, it.s0, it.s1, g);
-  const float zero[kMaxCarry] = {};
-  float y[kSegment];
-  typename Ops::State st = Ops::causal_entry(p.k, zero, g.x_prev);
-#pragma unroll
-  for (int i = 0; i < kSegment; ++i)
-    if (i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
-  Ops::pack(st, causal + record_index(it.line, it.seg, p.segments, Ops::kCarry));
-  st = Ops::anticausal_entry(p.k, zero, g.x_next1, g.x_next2);
-#pragma unroll
-  for (int i = kSegment - 1; i >= 0; --i)
-    if (i < g.count) Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st);
-  Ops::pack(st, anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry));
+  float* f_out = causal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
+  float* g_out = anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
+  if (g.count == kSegment) segment_carries<true>(p, g, f_out, g_out);
+  else segment_carries<false>(p, g, f_out, g_out);
 }
 
+// y = m x + add (D x D, row-major); y may be x or add.
 template <int D>
-struct AffineMap {
-  float m[D * D];  // row-major
-  float v[D];
-};
-
-template <int D>
-__device__ inline AffineMap<D> affine_identity() {
-  AffineMap<D> f;
+__device__ inline void mat_vec_add(const float* m, const float* x, const float* add, float* y) {
+  float t[D];
 #pragma unroll
   for (int r = 0; r < D; ++r) {
+    t[r] = add[r];
 #pragma unroll
-    for (int c = 0; c < D; ++c) f.m[r * D + c] = r == c ? 1.0f : 0.0f;
-    f.v[r] = 0.0f;
+    for (int k = 0; k < D; ++k) t[r] = fmaf(m[r * D + k], x[k], t[r]);
   }
-  return f;
+#pragma unroll
+  for (int r = 0; r < D; ++r) y[r] = t[r];
 }
 
-// after ∘ before: x -> after.m (before.m x + before.v) + after.v.
+// Scan: one warp (a block) per line, its records staged in shared memory (f: the causal
+// carries F, g: the anticausal carries G~), read and written back once, coalesced; in between,
+// every access is to shared memory, so a warp waits for global memory twice, not once per
+// segment. It replaces each F by the segment's causal entry state and each G~ by its anticausal
+// entry state.
+//
+// The segments but the last (n = S - 1 of them, all with A = a_full) are split into runs: lane l
+// owns [l·run, (l+1)·run) in both directions. A run maps a state x to A^run x + v_l, with v_l its
+// carries composed from a zero state, so a Hillis–Steele scan over the lanes needs only vectors:
+// v_l += A^(run·2^d) v_{l∓2^d}, the powers from the host (PassParams::run_power); left to right
+// (shuffles up, the left start in lane 0) for the causal direction, right to left (shuffles
+// down, the start in the lane owning segment n-1) for the anticausal one. A lane with a shorter
+// run (the owner of segment n-1) is the last in its direction, so the powers are never applied
+// across it; lanes past it hold nothing. The line's last segment (possibly shorter: A_last,
+// M_last) is done apart, by every lane.
 template <int D>
-__device__ inline AffineMap<D> affine_compose(const AffineMap<D>& after, const AffineMap<D>& before) {
-  AffineMap<D> f;
+__device__ inline void shuffle_vector(float* v, int delta, bool up) {
 #pragma unroll
-  for (int r = 0; r < D; ++r) {
-#pragma unroll
-    for (int c = 0; c < D; ++c) {
-      float s = 0.0f;
-#pragma unroll
-      for (int k = 0; k < D; ++k) s = fmaf(after.m[r * D + k], before.m[k * D + c], s);
-      f.m[r * D + c] = s;
-    }
-    float s = after.v[r];
-#pragma unroll
-    for (int k = 0; k < D; ++k) s = fmaf(after.m[r * D + k], before.v[k], s);
-    f.v[r] = s;
-  }
-  return f;
+  for (int k = 0; k < D; ++k)
+    v[k] = up ? __shfl_up_sync(0xffffffffu, v[k], delta) : __shfl_down_sync(0xffffffffu, v[k], delta);
 }
 
-template <int D>
-__device__ inline AffineMap<D> affine_shuffle_up(const AffineMap<D>& f, int delta) {
-  AffineMap<D> g;
-#pragma unroll
-  for (int i = 0; i < D * D; ++i) g.m[i] = __shfl_up_sync(0xffffffffu, f.m[i], delta);
-#pragma unroll
-  for (int i = 0; i < D; ++i) g.v[i] = __shfl_up_sync(0xffffffffu, f.v[i], delta);
-  return g;
-}
-
-template <int D>
-__device__ inline void affine_apply(const AffineMap<D>& f, const float* x, float* out) {
-#pragma unroll
-  for (int r = 0; r < D; ++r) {
-    float s = f.v[r];
-#pragma unroll
-    for (int k = 0; k < D; ++k) s = fmaf(f.m[r * D + k], x[k], s);
-    out[r] = s;
-  }
-}
-
-// One direction's scan over a line's segments, by a warp: `carry(j, v)` gives the carry of the
-// j-th segment in processing order, `shorter` is the processing index of the line's last
-// (possibly shorter: A_last) segment, and `entry(j, state)` receives the state entering it. Each lane composes a run of consecutive
-// segments, a warp-wide inclusive scan over shuffles gives every lane the map of the segments
-// before its run, and the lane walks its run again. Returns the state after the whole line
-// (valid in every lane).
-template <class Ops, class Carry, class Entry>
-__device__ inline void warp_scan_line(const PassParams<Ops>& p, int shorter, const float* start, Carry carry,
-                                      Entry entry, float* end) {
-  constexpr int D = Ops::kCarry;
-  const int lane = threadIdx.x % kWarp;
-  const int run = (p.segments + kWarp - 1) / kWarp;
-  const int j0 = min(p.segments, lane * run), j1 = min(p.segments, j0 + run);
-  auto step_map = [&](int j) {
-    AffineMap<D> f;
-    const bool last = j == shorter;
-#pragma unroll
-    for (int i = 0; i < D * D; ++i) f.m[i] = segment_a(p, last, i);
-    carry(j, f.v);
-    return f;
-  };
-  AffineMap<D> mine = affine_identity<D>();
-  for (int j = j0; j < j1; ++j) mine = affine_compose(step_map(j), mine);
-  AffineMap<D> inclusive = mine;
-#pragma unroll
-  for (int delta = 1; delta < kWarp; delta *= 2) {
-    const AffineMap<D> earlier = affine_shuffle_up(inclusive, delta);
-    if (lane >= delta) inclusive = affine_compose(inclusive, earlier);
-  }
-  const AffineMap<D> before = affine_shuffle_up(inclusive, 1);  // the segments before this run
-  float state[D];
-  affine_apply(before, start, state);
-  if (lane == 0)
-#pragma unroll
-    for (int d = 0; d < D; ++d) state[d] = start[d];
-  for (int j = j0; j < j1; ++j) {
-    const AffineMap<D> f = step_map(j);
-    entry(j, state);
-    float next[D];
-    affine_apply(f, state, next);
-#pragma unroll
-    for (int d = 0; d < D; ++d) state[d] = next[d];
-  }
-  // The whole line's map is the last lane's inclusive one.
-  AffineMap<D> total;
-#pragma unroll
-  for (int i = 0; i < D * D; ++i) total.m[i] = __shfl_sync(0xffffffffu, inclusive.m[i], kWarp - 1);
-#pragma unroll
-  for (int i = 0; i < D; ++i) total.v[i] = __shfl_sync(0xffffffffu, inclusive.v[i], kWarp - 1);
-  affine_apply(total, start, end);
-}
-
-// Scan: replaces each F by the segment's causal entry state and each G~ by its anticausal entry
-// state.
 template <class Ops, typename TIn>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kWarp)
 bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
   constexpr int D = Ops::kCarry;
-  const long warp = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  if (warp >= l.count) return;  // whole warps: the shuffles see all 32 lanes
-  const int line = static_cast<int>(warp), S = p.segments;
-  auto at = [&](float* base, int seg) { return base + record_index(line, seg, S, D); };
+  extern __shared__ float records[];
+  const int line = blockIdx.x, lane = threadIdx.x, S = p.segments, n = S - 1;
+  float* f = records;          // S x D
+  float* g = records + S * D;  // S x D
+  {
+    const size_t base = static_cast<size_t>(line) * S * D;
+    for (int i = lane; i < S * D; i += kWarp) f[i] = causal[base + i], g[i] = anticausal[base + i];
+  }
+  const float x_first = in.load(l, line, 0), x_edge = in.load(l, line, l.length - 1);
+  __syncwarp();
+
+  const int run = p.run, j0 = lane * run, count = max(0, min(run, n - j0));
+  const int owner = (n - 1) / run;  // the lane that owns segment n-1
+  auto fold = [&](float* v, const float* carry) { mat_vec_add<D>(p.a_full, v, carry, v); };
 
   // Causal, left to right from the exact left start.
-  float start[D], end[D];
-  Ops::pack(Ops::left_start(p.k, in.load(l, line, 0)), start);
-  warp_scan_line(
-      p, S - 1, start, [&](int j, float* v) { for (int d = 0; d < D; ++d) v[d] = at(causal, j)[d]; },
-      [&](int j, const float* s) {
-        // G~ -> G: the anticausal carry of this segment's causal response to its entry state.
-        float* g = at(anticausal, j);
-        const bool last = j == S - 1;
-        float corrected[D];
-        for (int r = 0; r < D; ++r) {
-          float sum = g[r];
-          for (int k = 0; k < D; ++k) sum = fmaf(segment_m(p, last, r * D + k), s[k], sum);
-          corrected[r] = sum;
-        }
-        for (int d = 0; d < D; ++d) at(causal, j)[d] = s[d], g[d] = corrected[d];
-      },
-      end);
-  __syncwarp();  // the corrected G of every lane's run, before other lanes read them
+  float start[D], v[D], state[D];
+  Ops::pack(Ops::left_start(p.k, x_first), start);
+  for (int k = 0; k < D; ++k) v[k] = lane == 0 ? start[k] : 0.0f;
+  for (int q = 0; q < count; ++q) fold(v, f + (j0 + q) * D);
+#pragma unroll
+  for (int d = 0; d < kRunPowers; ++d) {
+    float earlier[D];
+    for (int k = 0; k < D; ++k) earlier[k] = v[k];
+    shuffle_vector<D>(earlier, 1 << d, true);
+    if (lane >= (1 << d)) mat_vec_add<D>(p.run_power[d], earlier, v, v);
+  }
+  shuffle_vector<D>(v, 1, true);
+  for (int k = 0; k < D; ++k) state[k] = lane == 0 ? start[k] : v[k];
+  for (int q = 0; q < count; ++q) {
+    float* fj = f + (j0 + q) * D;
+    float* gj = g + (j0 + q) * D;
+    float carry[D];
+    for (int k = 0; k < D; ++k) carry[k] = fj[k], fj[k] = state[k];
+    mat_vec_add<D>(p.m_full, state, gj, gj);  // G~ -> G: plus the anticausal carry of the
+                                              // segment's causal response to its entry state
+    fold(state, carry);
+  }
+  // The last segment, then the exact right start from the line's end state.
+  float s_last[D], g_last[D], end[D], right[D];
+  for (int k = 0; k < D; ++k) s_last[k] = __shfl_sync(0xffffffffu, state[k], owner);
+  mat_vec_add<D>(p.m_last, s_last, g + (S - 1) * D, g_last);
+  mat_vec_add<D>(p.a_last, s_last, f + (S - 1) * D, end);
+  Ops::pack(Ops::right_start(p.k, Ops::causal_entry(p.k, end, x_edge), x_edge, p.start), right);
+  __syncwarp();  // every lane has read the last segment's records
+  if (lane == 0)
+    for (int k = 0; k < D; ++k) f[(S - 1) * D + k] = s_last[k], g[(S - 1) * D + k] = right[k];
 
-  // Anticausal, right to left from the exact right start.
-  const float x_edge = in.load(l, line, l.length - 1);
-  const typename Ops::State causal_end = Ops::causal_entry(p.k, end, x_edge);
-  Ops::pack(Ops::right_start(p.k, causal_end, x_edge, p.start), start);
-  warp_scan_line(
-      p, 0, start, [&](int j, float* v) { for (int d = 0; d < D; ++d) v[d] = at(anticausal, S - 1 - j)[d]; },
-      [&](int j, const float* s) { for (int d = 0; d < D; ++d) at(anticausal, S - 1 - j)[d] = s[d]; }, end);
+  // Anticausal, right to left: the last segment from `right`, then segments n-1 .. 0.
+  mat_vec_add<D>(p.a_last, right, g_last, start);
+  for (int k = 0; k < D; ++k) v[k] = lane == owner ? start[k] : 0.0f;
+  for (int q = count - 1; q >= 0; --q) fold(v, g + (j0 + q) * D);
+#pragma unroll
+  for (int d = 0; d < kRunPowers; ++d) {
+    float later[D];
+    for (int k = 0; k < D; ++k) later[k] = v[k];
+    shuffle_vector<D>(later, 1 << d, false);
+    if (lane + (1 << d) < kWarp) mat_vec_add<D>(p.run_power[d], later, v, v);
+  }
+  shuffle_vector<D>(v, 1, false);
+  for (int k = 0; k < D; ++k) state[k] = lane == owner ? start[k] : v[k];
+  for (int q = count - 1; q >= 0; --q) {
+    float* gj = g + (j0 + q) * D;
+    float carry[D];
+    for (int k = 0; k < D; ++k) carry[k] = gj[k], gj[k] = state[k];
+    fold(state, carry);
+  }
+  __syncwarp();
+  {
+    const size_t base = static_cast<size_t>(line) * S * D;
+    for (int i = lane; i < S * D; i += kWarp) causal[base + i] = f[i], anticausal[base + i] = g[i];
+  }
 }
 
 // Apply: each segment from its entry states, the result written once.
+template <bool kFull, class Ops, typename TIn, typename TOut>
+__device__ inline void segment_apply(const PassParams<Ops>& p, const SegmentSamples<TIn>& g, const float* entry,
+                                     const float* anticausal_entry, const Plane<TOut>& out, size_t out_first,
+                                     size_t out_step) {
+  float y[kSegment];
+  typename Ops::State st = Ops::causal_entry(p.k, entry, g.x_prev);
+#pragma unroll
+  for (int i = 0; i < kSegment; ++i)
+    if (kFull || i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
+  st = Ops::anticausal_entry(p.k, anticausal_entry, g.x_next1, g.x_next2);
+#pragma unroll
+  for (int i = kSegment - 1; i >= 0; --i)
+    if (kFull || i < g.count)
+      out.store_at(out_first + static_cast<size_t>(i) * out_step,
+                   Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
+}
+
 template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, const float* anticausal,
@@ -410,19 +398,11 @@ bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, co
   if (!segment_item(l, kSegment, p.segments, it)) return;
   SegmentSamples<TIn> g;
   load_segment(l, in, it.line, it.s0, it.s1, g);
-  float y[kSegment];
-  typename Ops::State st =
-      Ops::causal_entry(p.k, causal + record_index(it.line, it.seg, p.segments, Ops::kCarry), g.x_prev);
-#pragma unroll
-  for (int i = 0; i < kSegment; ++i)
-    if (i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
-  st = Ops::anticausal_entry(p.k, anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry),
-                             g.x_next1, g.x_next2);
-#pragma unroll
-  for (int i = kSegment - 1; i >= 0; --i)
-    if (i < g.count)
-      out.store(l, it.line, it.s0 + i,
-                Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
+  const float* c = causal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
+  const float* a = anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
+  const size_t first = l.index(it.line, it.s0, out.pitch), step = l.step(out.pitch);
+  if (g.count == kSegment) segment_apply<true>(p, g, c, a, out, first, step);
+  else segment_apply<false>(p, g, c, a, out, first, step);
 }
 
 // sigma 0 in a direction: that pass only converts.
@@ -439,7 +419,7 @@ copy_kernel(Lines l, Plane<TIn> in, Plane<TOut> out) {
 
 // A_m: the carry after m zero-input steps from each unit carry, in double, rounded to float.
 template <template <typename> class OpsT>
-void segment_matrix(const typename OpsT<double>::Coeffs& k, int m, float* a) {
+void segment_matrix(const typename OpsT<double>::Coeffs& k, int m, double* a) {
   using Ops = OpsT<double>;
   constexpr int D = Ops::kCarry;
   (void)Ops::kAnticausalReadsInput;  // host code needs only the carry recursion
@@ -450,7 +430,39 @@ void segment_matrix(const typename OpsT<double>::Coeffs& k, int m, float* a) {
     for (int i = 0; i < m; ++i) Ops::causal_step(k, 0.0, st);
     double out[kMaxCarry];
     Ops::pack(st, out);
-    for (int r = 0; r < D; ++r) a[r * D + j] = static_cast<float>(out[r]);
+    for (int r = 0; r < D; ++r) a[r * D + j] = out[r];
+  }
+}
+
+template <template <typename> class OpsT>
+void segment_matrix(const typename OpsT<double>::Coeffs& k, int m, float* a) {
+  double d[kMaxCarry * kMaxCarry];
+  segment_matrix<OpsT>(k, m, d);
+  for (int i = 0; i < OpsT<double>::kCarry * OpsT<double>::kCarry; ++i) a[i] = static_cast<float>(d[i]);
+}
+
+// A^(run·2^d), d < kRunPowers, in double by repeated squaring, rounded once.
+void run_powers(const double* a, int dim, int run, float (*out)[kMaxCarry * kMaxCarry]) {
+  auto multiply = [dim](const double* x, const double* y, double* z) {
+    double t[kMaxCarry * kMaxCarry];
+    for (int r = 0; r < dim; ++r)
+      for (int c = 0; c < dim; ++c) {
+        double s = 0.0;
+        for (int q = 0; q < dim; ++q) s += x[r * dim + q] * y[q * dim + c];
+        t[r * dim + c] = s;
+      }
+    for (int i = 0; i < dim * dim; ++i) z[i] = t[i];
+  };
+  double power[kMaxCarry * kMaxCarry] = {}, base[kMaxCarry * kMaxCarry];
+  for (int i = 0; i < dim; ++i) power[i * dim + i] = 1.0;
+  for (int i = 0; i < dim * dim; ++i) base[i] = a[i];
+  for (int e = run; e > 0; e >>= 1) {  // power = A^run
+    if (e & 1) multiply(power, base, power);
+    multiply(base, base, base);
+  }
+  for (int d = 0; d < kRunPowers; ++d) {
+    for (int i = 0; i < dim * dim; ++i) out[d][i] = static_cast<float>(power[i]);
+    multiply(power, power, power);
   }
 }
 
@@ -514,6 +526,11 @@ PassParams<OpsT<float>> make_params(const typename OpsT<float>::Coeffs& kf,
   segment_matrix<OpsT>(kd, length - (plan.segments - 1) * plan.segment, p.a_last);
   correction_matrix<OpsT>(kd, plan.segment, p.m_full);
   correction_matrix<OpsT>(kd, length - (plan.segments - 1) * plan.segment, p.m_last);
+  // The block-parallel scan runs over the segments but the last, 32 lanes at a time.
+  p.run = std::max(1, (plan.segments - 1 + 31) / 32);
+  double a_full[kMaxCarry * kMaxCarry];
+  segment_matrix<OpsT>(kd, plan.segment, a_full);
+  run_powers(a_full, OpsT<double>::kCarry, p.run, p.run_power);
   return p;
 }
 
@@ -529,8 +546,9 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
   } else if (split == LineSplit::BlockParallel) {
     float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
     bp_carries_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, anticausal, p);
-    bp_scan_kernel<Ops, TIn><<<blocks_for(static_cast<long>(l.count) * kWarp), kThreads, 0, stream>>>(
-        l, in, carries, anticausal, p);
+    const size_t records = 2 * static_cast<size_t>(p.segments) * Ops::kCarry * sizeof(float);
+    bp_scan_kernel<Ops, TIn><<<static_cast<unsigned>(l.count), kWarp, records, stream>>>(l, in, carries,
+                                                                                     anticausal, p);
     bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
   } else {
     warm_causal_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, mid, right, p);
@@ -650,6 +668,13 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
   const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width);
   const PassData py = make_pass(settings, sigma_y, row_samples, g.height);
 
+  // The block-parallel scan stages a line's records in 48 KB of shared memory.
+  constexpr int kMaxScanSegments = 48 * 1024 / (2 * kMaxCarry * sizeof(float));
+  if (settings.split == LineSplit::BlockParallel &&
+      std::max(px.plan.segments, py.plan.segments) > kMaxScanSegments)
+    return Status::invalid("partitions=block-parallel handles lines of up to " +
+                           std::to_string(kMaxScanSegments * kBlockSegment) +
+                           " pixels; use partitions=k-way for larger frames");
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;
   CG_TRY(mid_.reserve(plane_floats * sizeof(float)));
   CG_TRY(across_.reserve(plane_floats * sizeof(float)));
