@@ -295,13 +295,16 @@ __device__ inline void shuffle_vector(float* v, int delta, bool up) {
 }
 
 template <class Ops, typename TIn>
-__global__ void __launch_bounds__(kWarp)
+__global__ void __launch_bounds__(kThreads)
 bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
   constexpr int D = Ops::kCarry;
   extern __shared__ float records[];
-  const int line = blockIdx.x, lane = threadIdx.x, S = p.segments, n = S - 1;
-  float* f = records;          // S x D
-  float* g = records + S * D;  // S x D
+  // A warp per line, blockDim.x / 32 lines per block.
+  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp, S = p.segments, n = S - 1;
+  const int line = blockIdx.x * (blockDim.x / kWarp) + warp;
+  if (line >= l.count) return;  // whole warps; no block-wide barrier below
+  float* f = records + static_cast<size_t>(warp) * 2 * S * D;  // S x D
+  float* g = f + S * D;                                        // S x D
   {
     const size_t base = static_cast<size_t>(line) * S * D;
     for (int i = lane; i < S * D; i += kWarp) f[i] = causal[base + i], g[i] = anticausal[base + i];
@@ -546,9 +549,11 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
   } else if (split == LineSplit::BlockParallel) {
     float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
     bp_carries_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, anticausal, p);
-    const size_t records = 2 * static_cast<size_t>(p.segments) * Ops::kCarry * sizeof(float);
-    bp_scan_kernel<Ops, TIn><<<static_cast<unsigned>(l.count), kWarp, records, stream>>>(l, in, carries,
-                                                                                     anticausal, p);
+    // As many lines per block (a warp each, up to 4) as 48 KB of shared memory holds.
+    const size_t line_bytes = 2 * static_cast<size_t>(p.segments) * Ops::kCarry * sizeof(float);
+    const int lines = static_cast<int>(std::max<size_t>(1, std::min<size_t>(kThreads / kWarp, 48 * 1024 / line_bytes)));
+    bp_scan_kernel<Ops, TIn><<<static_cast<unsigned>((l.count + lines - 1) / lines), lines * kWarp,
+                               lines * line_bytes, stream>>>(l, in, carries, anticausal, p);
     bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
   } else {
     warm_causal_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, mid, right, p);
