@@ -75,19 +75,19 @@ class FrameBlur {
 
   // algorithm=auto: the fastest algorithm that meets the accuracy bar (PSNR >= 58 dB against the
   // exact Gaussian on photographs, i.e. at the 8-bit rounding ceiling). Measured on an H200 at
-  // 1080p RGBA (bench_fir, bench_recursive): the FIR costs about 52 µs at radius 8 and grows
-  // by ~3.9 µs per unit of radius; Deriche block-parallel is flat at ~260 µs and, like the FIR,
-  // reaches 58.9 dB. Both scale with the pixel count, so the choice depends on the radius only:
-  // FIR up to kAutoFirMaxRadius, Deriche block-parallel beyond. Young–van Vliet (46–50 dB) is
-  // never chosen. A border other than replicate keeps the FIR (the recursions are exact for
-  // replicate only).
-  static constexpr int kAutoFirMaxRadius = 64;
+  // 1080p RGBA (bench_recursive, one run): the FIR costs about 52 µs at radius 8 and grows by
+  // ~3.4 µs per unit of radius (105 µs at radius 20, 161 at 40); Deriche block-parallel is flat
+  // at ~138 µs and, like the FIR, reaches 58.9 dB: they cross near radius 33 (near 46 at SD,
+  // where Deriche's fixed costs weigh more). FIR up to kAutoFirMaxRadius, Deriche block-parallel
+  // beyond. Young–van Vliet (46–50 dB) is never chosen. A border other than replicate keeps the
+  // FIR (the recursions are exact for replicate only).
+  static constexpr int kAutoFirMaxRadius = 32;
   static Algorithm resolve(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
   // The settings with algorithm, line split and kappa resolved: split Auto is block-parallel
-  // (exact; the fastest for the recursive Gaussians, measured; for edge-aware the one with the
-  // most threads and no warm-up, to be confirmed by bench_edge_aware); a negative kappa is 3
-  // for the recursive Gaussians and 2 for edge-aware (the seed's choice for Algorithm C).
+  // for the recursive Gaussians (exact, and the fastest, measured) and k-way (Algorithm C) for
+  // edge-aware (measured faster than A and than block-parallel); a negative kappa is 3 for the
+  // recursive Gaussians and 2 for edge-aware (the seed's choice for Algorithm C).
   static BlurSettings resolved(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
  private:

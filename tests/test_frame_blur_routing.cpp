@@ -1,0 +1,53 @@
+// FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the largest FIR radius
+// over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm.
+#include "check.h"
+#include "frame_blur.h"
+
+namespace cg = cudagaussian;
+
+namespace {
+
+std::vector<cg::PlaneSpec> rgba_frame() {
+  cg::PlaneSpec p;
+  p.geometry.width = 1920, p.geometry.height = 1080, p.geometry.channels = 4, p.geometry.bytes_per_sample = 1;
+  return {p};
+}
+
+}  // namespace
+
+CG_TEST(auto_is_the_fir_up_to_radius_32_then_deriche) {
+  cg::BlurSettings s;
+  s.sigma_x = s.sigma_y = 8.0;  // radius 32 at truncate 4
+  CHECK(cg::FrameBlur::resolve(s, rgba_frame()) == cg::Algorithm::Fir);
+  s.sigma_y = 8.25;  // radius 33 vertically
+  CHECK(cg::FrameBlur::resolve(s, rgba_frame()) == cg::Algorithm::Deriche);
+  s.border = cg::Border::Mirror;  // the recursions are exact for replicate only
+  CHECK(cg::FrameBlur::resolve(s, rgba_frame()) == cg::Algorithm::Fir);
+  // Chroma planes count with their own (smaller) sigma; the luma plane decides here.
+  cg::BlurSettings t;
+  t.sigma_x = t.sigma_y = 8.25;
+  std::vector<cg::PlaneSpec> planes = rgba_frame();
+  planes[0].geometry.channels = 1;
+  cg::PlaneSpec chroma = planes[0];
+  chroma.subsample_x = chroma.subsample_y = 2;
+  planes.push_back(chroma);
+  CHECK(cg::FrameBlur::resolve(t, planes) == cg::Algorithm::Deriche);
+  t.algorithm = cg::Algorithm::Box;  // an explicit choice is kept
+  CHECK(cg::FrameBlur::resolve(t, planes) == cg::Algorithm::Box);
+}
+
+CG_TEST(split_and_kappa_resolve_per_algorithm) {
+  cg::BlurSettings s;
+  s.algorithm = cg::Algorithm::Deriche;
+  cg::BlurSettings r = cg::FrameBlur::resolved(s, rgba_frame());
+  CHECK(r.recursive.split == cg::LineSplit::BlockParallel && r.recursive.kappa == 3.0);
+  s.algorithm = cg::Algorithm::EdgeAware;
+  r = cg::FrameBlur::resolved(s, rgba_frame());
+  CHECK(r.recursive.split == cg::LineSplit::KWay && r.recursive.kappa == 2.0);
+  s.recursive.split = cg::LineSplit::OneWay;  // an explicit split and kappa are kept
+  s.recursive.kappa = 0.5;
+  r = cg::FrameBlur::resolved(s, rgba_frame());
+  CHECK(r.recursive.split == cg::LineSplit::OneWay && r.recursive.kappa == 0.5);
+}
+
+int main() { return cgtest::run_all(); }
