@@ -41,6 +41,14 @@ if want sanitizers; then
   sanitize memcheck test_edge_aware_gpu exact
   sanitize initcheck test_edge_aware_gpu full_hd
   sanitize initcheck test_fir_gpu channels
+  sanitize memcheck test_recursive_gpu ""
+  sanitize racecheck test_recursive_gpu every
+  sanitize initcheck test_recursive_gpu every
+  sanitize racecheck test_sobel_gpu small
+  sanitize initcheck test_sobel_gpu sd
+  sanitize racecheck test_edge_aware_gpu exact
+  sanitize initcheck test_box_direct_gpu ""
+  sanitize memcheck test_edge_aware_gpu ""
 fi
 
 if want asan; then
