@@ -127,7 +127,6 @@ struct PassParams {
   int warmup;    // TwoWay / KWay: samples run before a segment to forget the unknown start
 };
 
-
 // OneWay: the whole line in one thread.
 template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
