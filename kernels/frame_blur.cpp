@@ -36,11 +36,17 @@ BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vecto
   BlurSettings s = requested;
   s.algorithm = resolve(requested, planes);
   const bool edge_aware = s.algorithm == Algorithm::EdgeAware;
-  // Edge-aware: Algorithm C (k-way, kappa 2), measured faster than A and than our exact
-  // block-parallel split with an MSE against A far below 1 (README, bench_edge_aware).
-  if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::KWay : LineSplit::BlockParallel;
+  // Recursive Gaussians: block-parallel (exact, and the fastest split), k-way on planes with
+  // lines too long for it. Edge-aware: Algorithm C (k-way, kappa 2), measured faster than A and
+  // than our exact block-parallel split with an MSE against A far below 1 (README,
+  // bench_edge_aware).
+  LineSplit recursive_split = LineSplit::BlockParallel;
+  for (const PlaneSpec& p : planes)
+    if (RecursiveBlur::auto_split(p.geometry.width, p.geometry.height) != LineSplit::BlockParallel)
+      recursive_split = LineSplit::KWay;
+  if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::KWay : recursive_split;
   if (requested.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
-    s.recursive.split = LineSplit::BlockParallel;  // exact, and the fastest exact split
+    s.recursive.split = recursive_split;
   if (s.recursive.kappa < 0.0) s.recursive.kappa = edge_aware ? 2.0 : 3.0;
   return s;
 }

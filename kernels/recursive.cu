@@ -665,20 +665,20 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
                            double sigma_y) {
   release();
   RecursiveSettings settings = requested;
-  if (settings.split == LineSplit::Auto) settings.split = LineSplit::BlockParallel;
+  if (settings.split == LineSplit::Auto) settings.split = auto_split(g.width, g.height);
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   CG_TRY(validate(settings, sigma_x, sigma_y));
   const int row_samples = g.samples_per_row();
   const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width);
   const PassData py = make_pass(settings, sigma_y, row_samples, g.height);
 
-  // The block-parallel scan stages a line's records in 48 KB of shared memory.
-  constexpr int kMaxScanSegments = 48 * 1024 / (2 * kMaxCarry * sizeof(float));
+  static_assert(kMaxBlockParallelLength / kBlockSegment * 2 * kMaxCarry * sizeof(float) <= 48 * 1024,
+                "the block-parallel scan's shared memory");
   if (settings.split == LineSplit::BlockParallel &&
-      std::max(px.plan.segments, py.plan.segments) > kMaxScanSegments)
+      std::max(px.plan.segments, py.plan.segments) * kBlockSegment > kMaxBlockParallelLength)
     return Status::invalid("partitions=block-parallel handles lines of up to " +
-                           std::to_string(kMaxScanSegments * kBlockSegment) +
-                           " pixels; use partitions=k-way for larger frames");
+                           std::to_string(kMaxBlockParallelLength) +
+                           " pixels; use partitions=k-way or auto for larger frames");
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;
   CG_TRY(mid_.reserve(plane_floats * sizeof(float)));
   CG_TRY(across_.reserve(plane_floats * sizeof(float)));

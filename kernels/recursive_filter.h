@@ -45,6 +45,14 @@ class RecursiveBlur : public PlaneBlur {
  public:
   // Segment length of BlockParallel: short enough that a 1080-row column makes 34 segments.
   static constexpr int kBlockSegment = 32;
+  // Longest line BlockParallel handles: its scan stages a line's records (two of at most four
+  // floats per segment) in 48 KB of shared memory. Auto splits fall back to KWay beyond it.
+  static constexpr int kMaxBlockParallelLength = 48 * 1024 / (2 * 4 * 4) * kBlockSegment;  // 49152
+  // The split Auto stands for on a plane of this size.
+  static LineSplit auto_split(int width, int height) {
+    return width > kMaxBlockParallelLength || height > kMaxBlockParallelLength ? LineSplit::KWay
+                                                                                : LineSplit::BlockParallel;
+  }
 
   RecursiveBlur();
   ~RecursiveBlur() override;
