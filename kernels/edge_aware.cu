@@ -2,8 +2,10 @@
 //   guide spacing   plane 0's transformed distances h, v (once; edges of the original frame);
 //   per plane:      resampled spacings (planes other than 0), load to float, then per iteration
 //                   a horizontal and a vertical pass, each a causal and an anticausal launch
-//                   (a segment's anticausal warm-up reads the causal results of the next
-//                   segment, so the two halves need a grid-wide barrier), and a final store.
+//                   (the RF's anticausal half filters the causal result, so a segment's
+//                   warm-up reads the next segment's causal output: a grid-wide barrier; the
+//                   Gaussian's reads the input and adds its own segment's causal result), and
+//                   a final store.
 // A thread owns one (line, segment) and runs common/edge_aware_lines.h on it, all channels of a
 // pixel together (they share the spacing). Every pass runs down columns, where consecutive
 // threads (consecutive columns) read consecutive pixels of a row together: the horizontal pass
@@ -301,7 +303,8 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
     }
     return;
   }
-  // Two launches: a segment's anticausal warm-up reads the causal results of the next segments.
+  // Two launches: the RF's anticausal warm-up reads the causal results of the next segments
+  // (the Gaussian's would not need the barrier; fusing its halves is a possible saving).
   const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
   warm_kernel<kFilter, 0><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
   warm_kernel<kFilter, 1><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
