@@ -1,6 +1,7 @@
 #include "cuda_element_context.h"
 
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
 gboolean
@@ -28,4 +29,24 @@ gst_cuda_element_open (GstElement * element, gint device_id,
     return FALSE;
   }
   return TRUE;
+}
+
+gboolean
+gst_cuda_element_is_device_buffer (GstBuffer * buffer, GstCudaContext * context)
+{
+  if (gst_buffer_n_memory (buffer) != 1)
+    return FALSE;
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == context;
+}
+
+void
+gst_cuda_element_sync_values (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }

@@ -2,6 +2,7 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
+#include "cuda_element_context.h"
 #include "host_registration.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_gaussian_debug);
@@ -60,17 +61,6 @@ FrameQueue::configure (const GstVideoInfo & info,
   slots_.clear ();
   slots_.resize (depth_);
   next_slot_ = 0;
-}
-
-/* A buffer the kernels can read or write in place: one CUDA memory of our context. */
-gboolean
-FrameQueue::is_device_buffer (GstBuffer * buffer) const
-{
-  if (gst_buffer_n_memory (buffer) != 1)
-    return FALSE;
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
-  return gst_is_cuda_memory (mem) &&
-      GST_CUDA_MEMORY_CAST (mem)->context == context_;
 }
 
 /* Parameters change between frames, never inside one: frames already queued keep the plan
@@ -208,8 +198,8 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
   job.slot = next_slot_;
 
   GstFlowReturn ret = ensure_plan (settings);
-  const gboolean in_device = is_device_buffer (in);
-  const gboolean out_device = is_device_buffer (out);
+  const gboolean in_device = gst_cuda_element_is_device_buffer (in, context_);
+  const gboolean out_device = gst_cuda_element_is_device_buffer (out, context_);
   if (!in_device)
     gst_cuda_gaussian_register_reused_memory (context_, in);
 

@@ -62,8 +62,6 @@ private:
     gboolean in_mapped = FALSE, out_mapped = FALSE;
     guint slot = 0;
   };
-
-  gboolean is_device_buffer (GstBuffer * buffer) const;
   GstFlowReturn ensure_plan (const cudagaussian::BlurSettings & settings);
   GstFlowReturn ensure_slot (Slot & slot, gboolean in_device,
       gboolean out_device);

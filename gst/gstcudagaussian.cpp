@@ -691,18 +691,6 @@ gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 
 /* ---------------------------------------------------------------- streaming */
 
-static void
-gst_cuda_gaussian_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer)
-{
-  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
-
-  /* Controlled properties take their value for this frame before it is filtered. */
-  if (GST_CLOCK_TIME_IS_VALID (stream_time))
-    gst_object_sync_values (GST_OBJECT (trans), stream_time);
-}
-
 /* Pushes every frame in flight downstream, oldest first (before a serialized event, so that
  * events and buffers keep their order, and at EOS). */
 static GstFlowReturn
@@ -952,7 +940,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_gaussian_decide_allocation);
   trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_before_transform);
+      GST_DEBUG_FUNCPTR (gst_cuda_element_sync_values);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_transform);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_sink_event);
   trans_class->submit_input_buffer =

@@ -455,28 +455,6 @@ gst_cuda_sobel_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 
 /* ---------------------------------------------------------------- streaming */
 
-static void
-gst_cuda_sobel_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
-{
-  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
-
-  /* Controlled properties take their value for this frame before it is filtered. */
-  if (GST_CLOCK_TIME_IS_VALID (stream_time))
-    gst_object_sync_values (GST_OBJECT (trans), stream_time);
-}
-
-/* A buffer the kernel can read or write in place: one CUDA memory of our context. */
-static gboolean
-is_device_buffer (GstCudaSobel * self, GstBuffer * buffer)
-{
-  if (gst_buffer_n_memory (buffer) != 1)
-    return FALSE;
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
-  return gst_is_cuda_memory (mem) &&
-      GST_CUDA_MEMORY_CAST (mem)->context == self->context;
-}
-
 static GstFlowReturn
 gst_cuda_sobel_fail (GstCudaSobel * self, const char *text,
     const cg::Status & st)
@@ -497,8 +475,8 @@ gst_cuda_sobel_process (GstCudaSobel * self, GstBuffer * inbuf,
     GstBuffer * outbuf, const cg::SobelSettings & settings)
 {
   SobelGpu *gpu = self->gpu;
-  const gboolean in_device = is_device_buffer (self, inbuf);
-  const gboolean out_device = is_device_buffer (self, outbuf);
+  const gboolean in_device = gst_cuda_element_is_device_buffer (inbuf, self->context);
+  const gboolean out_device = gst_cuda_element_is_device_buffer (outbuf, self->context);
   GstVideoFrame in_frame, out_frame;
 
   if (!in_device)
@@ -667,7 +645,7 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_sobel_decide_allocation);
   trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_sobel_before_transform);
+      GST_DEBUG_FUNCPTR (gst_cuda_element_sync_values);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_sobel_transform);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SOBEL_OUTPUT,

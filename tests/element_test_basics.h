@@ -84,6 +84,20 @@ new_padded_buffer (const GstVideoInfo * info, int extra_bytes)
   return buf;
 }
 
+/* Whether GStreamer's cudaupload is installed (nvcodec needs the NVDEC/NVENC libraries); prints
+ * a skip line when it is not. */
+inline bool
+have_cudaupload ()
+{
+  GstElementFactory *up = gst_element_factory_find ("cudaupload");
+  if (!up) {
+    g_print ("skipped: cudaupload is not available (nvcodec needs NVDEC/NVENC libs)\n");
+    return false;
+  }
+  gst_object_unref (up);
+  return true;
+}
+
 /* Whether the buffer's memory is page-locked host memory. */
 inline gboolean
 is_pinned (GstBuffer * buf)

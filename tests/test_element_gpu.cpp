@@ -196,12 +196,8 @@ GST_END_TEST;
 /* cudaupload ! cudagaussian ! cudadownload: the element works on device pointers in place. */
 GST_START_TEST (test_cuda_memory_every_format)
 {
-  GstElementFactory *up = gst_element_factory_find ("cudaupload");
-  if (!up) {
-    g_print ("skipped: cudaupload is not available (nvcodec needs NVDEC/NVENC libs)\n");
+  if (!cgt::have_cudaupload ())
     return;
-  }
-  gst_object_unref (up);
 
   int negotiated = 0;
   unsigned seed = 11;

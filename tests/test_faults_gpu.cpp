@@ -198,12 +198,8 @@ GST_END_TEST;
 /* The CUDA memory path (no staging copies): a failed launch is an error too. */
 GST_START_TEST (test_launch_fault_in_cuda_memory)
 {
-  GstElementFactory *up = gst_element_factory_find ("cudaupload");
-  if (!up) {
-    g_print ("skipped: cudaupload is not available (nvcodec needs NVDEC/NVENC libs)\n");
+  if (!cgt::have_cudaupload ())
     return;
-  }
-  gst_object_unref (up);
   const char *description = "videotestsrc num-buffers=10 ! "
       "video/x-raw,format=RGBA,width=64,height=48 ! cudaupload ! "
       "video/x-raw(memory:CUDAMemory) ! cudagaussian name=blur ! "

@@ -780,12 +780,8 @@ store_frame (const GstVideoInfo & info, const cgt::FrameValues & values)
  * of the pipeline and their result is the reference applied twice. */
 GST_START_TEST (test_two_elements_share_a_context)
 {
-  GstElementFactory *up = gst_element_factory_find ("cudaupload");
-  if (!up) {
-    g_print ("skipped: cudaupload is not available (nvcodec needs NVDEC/NVENC libs)\n");
+  if (!cgt::have_cudaupload ())
     return;
-  }
-  gst_object_unref (up);
   unsigned seed = 5000;
   for (const char *format : { "RGBA", "NV12" }) {
     const GstVideoInfo info = video_info (format, 385, 288);

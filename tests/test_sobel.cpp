@@ -36,15 +36,6 @@ SobelImage view(const std::vector<uint8_t>& img, int w, int h, SobelLayout layou
 SobelSettings magnitude(double scale = 1.0) { return {SobelOutput::Magnitude, scale}; }
 SobelSettings direction() { return {SobelOutput::Direction, 1.0}; }
 
-SobelLayout layout(int channels, int r, int g, int b) {
-  SobelLayout l;
-  l.channels = channels;
-  l.r = r;
-  l.g = g;
-  l.b = b;
-  return l;
-}
-
 }  // namespace
 
 CG_TEST(constant_image_has_no_gradient) {
@@ -233,16 +224,16 @@ CG_TEST(luma_rule) {
   for (size_t p = 0; p < luma.size(); ++p)
     luma[p] = static_cast<uint8_t>(sobel_luma(rgb[3 * p], rgb[3 * p + 1], rgb[3 * p + 2]));
   const auto want = reference_sobel(view(luma, w, h), magnitude(), 2);
-  struct { int channels, r, g, b; } layouts[] = {
+  const SobelLayout layouts[] = {
       {3, 0, 1, 2}, {3, 2, 1, 0}, {4, 0, 1, 2}, {4, 2, 1, 0}, {4, 1, 2, 3}, {4, 3, 2, 1}};
-  for (auto& l : layouts) {
+  for (const SobelLayout& l : layouts) {
     std::vector<uint8_t> img(static_cast<size_t>(w) * h * l.channels, 0xEE);
     for (size_t p = 0; p < luma.size(); ++p) {
       img[p * l.channels + l.r] = rgb[3 * p];
       img[p * l.channels + l.g] = rgb[3 * p + 1];
       img[p * l.channels + l.b] = rgb[3 * p + 2];
     }
-    const auto got = reference_sobel(view(img, w, h, layout(l.channels, l.r, l.g, l.b)), magnitude(), 2);
+    const auto got = reference_sobel(view(img, w, h, l), magnitude(), 2);
     CHECK_MSG(got == want, "layout C%d R%d G%d B%d", l.channels, l.r, l.g, l.b);
   }
 }
@@ -267,12 +258,12 @@ CG_TEST(stored_output_honours_pitch) {
 
 CG_TEST(layout_validation) {
   CHECK(SobelLayout().valid());
-  CHECK(layout(4, 0, 1, 2).valid());
-  CHECK(layout(3, 2, 1, 0).valid());
-  CHECK(!layout(2, 0, 1, 0).valid());
-  CHECK(!layout(3, 0, 0, 1).valid());
-  CHECK(!layout(4, 0, 1, 4).valid());
-  CHECK(!layout(1, 0, 1, 2).valid());
+  CHECK((SobelLayout{4, 0, 1, 2}.valid()));
+  CHECK((SobelLayout{3, 2, 1, 0}.valid()));
+  CHECK(!(SobelLayout{2, 0, 1, 0}.valid()));
+  CHECK(!(SobelLayout{3, 0, 0, 1}.valid()));
+  CHECK(!(SobelLayout{4, 0, 1, 4}.valid()));
+  CHECK(!(SobelLayout{1, 0, 1, 2}.valid()));
 }
 
 CG_TEST_MAIN()

@@ -334,12 +334,8 @@ GST_END_TEST;
  * (its format list has no GRAY formats): noted, not failed. */
 GST_START_TEST (test_cuda_memory_via_cudaupload)
 {
-  GstElementFactory *up = gst_element_factory_find ("cudaupload");
-  if (!up) {
-    g_print ("skipped: cudaupload is not available (nvcodec needs NVDEC/NVENC libs)\n");
+  if (!cgt::have_cudaupload ())
     return;
-  }
-  gst_object_unref (up);
 
   unsigned seed = 300;
   for (const char *format : { "RGBA", "BGRx", "RGB", "BGR" }) {

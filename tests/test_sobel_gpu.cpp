@@ -36,19 +36,10 @@ struct Layout {
   SobelLayout layout;
 };
 
-SobelLayout make_layout(int channels, int r, int g, int b) {
-  SobelLayout l;
-  l.channels = channels;
-  l.r = r;
-  l.g = g;
-  l.b = b;
-  return l;
-}
-
 const Layout kLayouts[] = {
-    {"GRAY8", make_layout(1, 0, 0, 0)},      {"RGB", make_layout(3, 0, 1, 2)},
-    {"BGR", make_layout(3, 2, 1, 0)},        {"RGBA/RGBx", make_layout(4, 0, 1, 2)},
-    {"BGRA/BGRx", make_layout(4, 2, 1, 0)},  {"ARGB", make_layout(4, 1, 2, 3)},
+    {"GRAY8", SobelLayout{1, 0, 0, 0}},      {"RGB", SobelLayout{3, 0, 1, 2}},
+    {"BGR", SobelLayout{3, 2, 1, 0}},        {"RGBA/RGBx", SobelLayout{4, 0, 1, 2}},
+    {"BGRA/BGRx", SobelLayout{4, 2, 1, 0}},  {"ARGB", SobelLayout{4, 1, 2, 3}},
 };
 
 struct Output {
@@ -289,7 +280,7 @@ CG_TEST(constant_image_is_zero_and_flat) {
     in.pitch = static_cast<size_t>(w) * 4;
     in.width = w;
     in.height = h;
-    in.layout = make_layout(4, 0, 1, 2);
+    in.layout = SobelLayout{4, 0, 1, 2};
     SobelTarget out;
     out.data = dst.get();
     out.pitch = static_cast<size_t>(w) * bytes;
@@ -334,7 +325,7 @@ CG_TEST(invalid_arguments_are_refused) {
   bad.width = 0;
   CHECK(refused(bad, out, ok));
   bad = in;
-  bad.layout = make_layout(2, 0, 1, 0);
+  bad.layout = SobelLayout{2, 0, 1, 0};
   CHECK(refused(bad, out, ok));
   bad = in;
   bad.pitch = 15;
