@@ -9,6 +9,9 @@
 // not rotated.
 //
 // Usage: bench_fir [out.csv]   (prints a Markdown table; exits 0 with a skip line without a GPU)
+//        bench_fir --sizes [out.csv]
+//   The fused FIR from SD to 4K (RGBA8, sigma 1 to 4: radius 4 to 16) with the tile height it
+//   chooses beside each fixed height, and a copy of the same frames.
 
 #include <algorithm>
 #include <cstdint>
@@ -50,11 +53,75 @@ struct Row {
   double floor_us() const { return std::min(copy_us, copy1d_us); }
 };
 
+// The --sizes table (see the top of the file).
+int size_table(const cudaDeviceProp& prop, const char* csv_path) {
+  struct Size {
+    const char* name;
+    int width, height;
+  };
+  const Size sizes[] = {{"SD", 720, 576}, {"HD", 1280, 720}, {"Full HD", 1920, 1080}, {"4K", 3840, 2160}};
+  const int tile_choices[] = {0, 32, 16, 8};  // 0: SeparableFir's own choice
+  CudaStream stream;
+  BENCH_CHECK(stream.create());
+  Csv csv;
+  if (csv_path)
+    csv.open(csv_path, "device,size,width,height,sigma,radius,tile_rows,fir_us,copy_us,gpixel_per_s");
+  std::printf("Separable FIR by frame size, RGBA8, truncate %.0f, replicate border, on %s (%d SMs).\n"
+              "Median of %d runs after %d warm-up, %d rotating frames; copy = cudaMemcpyAsync of the\n"
+              "same frames. Gpix/s = pixels / FIR time; 'chosen' is the tile height SeparableFir picks.\n\n",
+              kTruncate, prop.name, prop.multiProcessorCount, kIterations, kWarmup, kFrames);
+  std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+  for (const Size& size : sizes) {
+    PlaneGeometry g;
+    g.width = size.width;
+    g.height = size.height;
+    g.channels = kChannels;
+    const size_t bytes = g.row_bytes() * size.height;
+    std::vector<DeviceBuffer> src(kFrames), dst(kFrames);
+    for (int i = 0; i < kFrames; ++i) {
+      BENCH_CHECK(src[i].reserve(bytes));
+      BENCH_CHECK(dst[i].reserve(bytes));
+      BENCH_CUDA(cudaMemset(src[i].get(), 17 * i + 3, bytes));
+    }
+    for (double sigma : {1.0, 2.0, 3.0, 4.0}) {
+      const int radius = fir_radius(sigma, kTruncate);
+      const std::vector<double> taps = gaussian_taps(sigma, radius);
+      double copy_us = 0.0, us[4] = {0, 0, 0, 0};
+      auto copy = [&](int f) -> Status {
+        CG_CUDA_TRY(cudaMemcpyAsync(dst[f].get(), src[f].get(), bytes, cudaMemcpyDeviceToDevice,
+                                    stream.get()));
+        return Status::success();
+      };
+      if (!time_op(stream.get(), kFrames, kWarmup, kIterations, copy, &copy_us)) return 1;
+      for (int t = 0; t < 4; ++t) {
+        SeparableFir fir;
+        fir.force_tile_rows(tile_choices[t]);
+        BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate));
+        auto blur = [&](int f) {
+          return fir.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get());
+        };
+        if (!time_op(stream.get(), kFrames, kWarmup, kIterations, blur, &us[t])) return 1;
+        const double gpix = static_cast<double>(size.width) * size.height / (us[t] * 1e3);
+        csv.row("\"" + std::string(prop.name) + "\"," + size.name + "," + std::to_string(size.width) +
+                "," + std::to_string(size.height) + "," + std::to_string(sigma) + "," +
+                std::to_string(radius) + "," + std::to_string(tile_choices[t]) + "," +
+                std::to_string(us[t]) + "," + std::to_string(copy_us) + "," + std::to_string(gpix));
+      }
+      std::printf("| %s %dx%d | %g | %.1f | %.1f (%.1f) | %.1f | %.1f | %.1f |\n", size.name,
+                  size.width, size.height, sigma, copy_us, us[0],
+                  static_cast<double>(size.width) * size.height / (us[0] * 1e3), us[1], us[2], us[3]);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
+  if (argc > 1 && std::string(argv[1]) == "--sizes") return size_table(prop, argc > 2 ? argv[2] : nullptr);
 
   PlaneGeometry g;
   g.width = kWidth;

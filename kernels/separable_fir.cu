@@ -12,7 +12,7 @@
 //   multiply-adds have no range tests.
 //
 // Schedules:
-// * Fused (radius <= kMaxFusedRadius): one block makes a kTileRows x kTilePixels output tile.
+// * Fused (radius <= kMaxFusedRadius): one block makes a TileRows x kTilePixels output tile.
 //   Column blocks filter the source vertically straight into shared memory (tile plus R halo
 //   pixels each side), then row blocks filter those rows and write the result. The frame is
 //   read once (halos come from L2) and written once: no intermediate in device memory.
@@ -47,11 +47,16 @@ static_assert(kRowBlock == 4, "row blocks load their 2 * 4 - 1 padded taps as tw
 static_assert(kColumnBlock == 8, "column blocks load their 2 * 8 - 1 padded taps as four float4");
 static_assert(32 % kRowThreads == 0, "a warp serves whole row segments");
 
-// Fused tiles: kTileRows rows by kTilePixels pixels, kFusedThreads threads.
-constexpr int kTileRows = 32;
-constexpr int kFusedThreads = 256;
-static_assert(kTileRows % kColumnBlock == 0, "tile rows are whole column blocks");
-static_assert(kFusedThreads % kRowThreads == 0, "fused blocks serve whole row segments");
+// Fused tiles: TileRows (32, 16 or 8) rows by kTilePixels pixels. Tall tiles re-read fewer
+// vertical halo rows; short ones make more blocks (an SD frame in 32-row tiles is 180 blocks
+// for 132 SMs) with more loads in flight. A block has 16 threads per tile row, at most 256.
+constexpr int kMaxTileRows = 32;
+constexpr int kMaxFusedThreads = 256;
+__host__ __device__ constexpr int fused_threads(int tile_rows) {
+  return tile_rows * kRowThreads < kMaxFusedThreads ? tile_rows * kRowThreads : kMaxFusedThreads;
+}
+static_assert(kMaxTileRows % kColumnBlock == 0 && 8 % kColumnBlock == 0,
+              "tile rows are whole column blocks");
 // Beyond this the halo re-reads outgrow the saving of the intermediate (and the tile, 32 rows
 // of (64 + 2R) pixels, its shared memory).
 constexpr int kMaxFusedRadius = 16;
@@ -81,14 +86,14 @@ __host__ __device__ constexpr int smem_row_stride(int radius, int channels) {
   const int words = smem_index(row_input_pixels(radius) * channels - 1, channels) + 1;
   return words + ((16 - words % 32) + 32) % 32;  // 16 mod 32: the two rows of a warp interleave
 }
-constexpr size_t fused_smem_bytes(int radius, int channels) {
-  return static_cast<size_t>(kTileRows) * smem_row_stride(radius, channels) * sizeof(float);
+constexpr size_t fused_smem_bytes(int radius, int channels, int tile_rows) {
+  return static_cast<size_t>(tile_rows) * smem_row_stride(radius, channels) * sizeof(float);
 }
 constexpr size_t row_pass_smem_bytes(int radius, int channels, int rows) {
   return static_cast<size_t>(rows) * smem_row_stride(radius, channels) * sizeof(float);
 }
 constexpr size_t kSm75MaxDynamicSmem = 64 * 1024;
-static_assert(fused_smem_bytes(kMaxFusedRadius, 4) <= kSm75MaxDynamicSmem,
+static_assert(fused_smem_bytes(kMaxFusedRadius, 4, kMaxTileRows) <= kSm75MaxDynamicSmem,
               "the largest fused tile must fit sm_75's 64 KB of shared memory per block");
 static_assert(row_pass_smem_bytes(SeparableFir::kMaxRadius, 4, 1) <= kSm75MaxDynamicSmem,
               "one row of the largest radius must fit sm_75's 64 KB of shared memory");
@@ -249,20 +254,21 @@ struct RowParams {
 };
 
 // Fused: vertical column blocks into a shared-memory tile, then row blocks out of it.
-template <int C, typename T>
-__global__ void __launch_bounds__(kFusedThreads, 4)
+template <int C, typename T, int TileRows>
+__global__ void __launch_bounds__(kMaxFusedThreads, 4)
 fused_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int width, int height,
              const float* __restrict__ padded_y, int radius_y, Border border, RowParams row) {
+  constexpr int kThreads = fused_threads(TileRows);
   extern __shared__ float tile[];
   const int stride = smem_row_stride(row.radius, C);
   const int first_pixel = blockIdx.x * kTilePixels;
-  const int first_row = blockIdx.y * kTileRows;
+  const int first_row = blockIdx.y * TileRows;
   const int columns = row_input_pixels(row.radius) * C;
 
   // Vertical: every (tile column, column block) pair; columns left and right of the image take
   // their pixel by the border rule, exactly as the two-pass horizontal load does.
-  for (int b = 0; b < kTileRows / kColumnBlock; ++b) {
-    for (int q = threadIdx.x; q < columns; q += kFusedThreads) {
+  for (int b = 0; b < TileRows / kColumnBlock; ++b) {
+    for (int q = threadIdx.x; q < columns; q += kThreads) {
       const int pixel = q / C;  // C is a compile-time constant: no division
       const int column =
           border_index(first_pixel - row.radius + pixel, width, border) * C + (q - pixel * C);
@@ -278,7 +284,7 @@ fused_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int width,
 
   // Horizontal: 16 threads per tile row.
   const int group = threadIdx.x % kRowThreads;
-  for (int r = threadIdx.x / kRowThreads; r < kTileRows; r += kFusedThreads / kRowThreads) {
+  for (int r = threadIdx.x / kRowThreads; r < TileRows; r += kThreads / kRowThreads) {
     const int y = first_row + r;
     if (y >= height || first_pixel + group * kRowBlock >= width) continue;
     row_block<C, T>(tile + r * stride, group, first_pixel, width, row.padded_taps, row.radius,
@@ -343,16 +349,27 @@ using RowKernel = void (*)(const float*, int, int, Border, RowParams);
 using ColumnKernel = void (*)(const unsigned char*, size_t, int, int, int, float*, const float*,
                               int, Border);
 
-// Bounded template dispatch: 4 channel counts x 2 sample types.
+// Bounded template dispatch: 4 channel counts x 2 sample types (x 3 tile heights).
+template <int TileRows>
 FusedKernel fused_kernel_for(const PlaneGeometry& g) {
   const bool wide = g.bytes_per_sample == 2;
   switch (g.channels) {
-    case 1: return wide ? fused_kernel<1, uint16_t> : fused_kernel<1, uint8_t>;
-    case 2: return wide ? fused_kernel<2, uint16_t> : fused_kernel<2, uint8_t>;
-    case 3: return wide ? fused_kernel<3, uint16_t> : fused_kernel<3, uint8_t>;
-    default: return wide ? fused_kernel<4, uint16_t> : fused_kernel<4, uint8_t>;
+    case 1: return wide ? fused_kernel<1, uint16_t, TileRows> : fused_kernel<1, uint8_t, TileRows>;
+    case 2: return wide ? fused_kernel<2, uint16_t, TileRows> : fused_kernel<2, uint8_t, TileRows>;
+    case 3: return wide ? fused_kernel<3, uint16_t, TileRows> : fused_kernel<3, uint8_t, TileRows>;
+    default: return wide ? fused_kernel<4, uint16_t, TileRows> : fused_kernel<4, uint8_t, TileRows>;
   }
 }
+FusedKernel fused_kernel_for(const PlaneGeometry& g, int tile_rows) {
+  return tile_rows == 32 ? fused_kernel_for<32>(g)
+         : tile_rows == 16 ? fused_kernel_for<16>(g)
+                           : fused_kernel_for<8>(g);
+}
+
+// Measured on the H200 (bench_fir --sizes, SD to 4K): 8-row tiles are fastest at every size
+// for vertical radii up to 8 (sigma 2 at truncate 4): more, smaller blocks keep more column
+// loads in flight; taller tiles pay off once the vertical halo (2R rows) outgrows them.
+int choose_tile_rows(int radius_y) { return radius_y <= 8 ? 8 : 16; }
 
 RowKernel row_kernel_for(const PlaneGeometry& g) {
   const bool wide = g.bytes_per_sample == 2;
@@ -426,11 +443,16 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   int device = 0, optin = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (forced_tile_rows_ != 0 && forced_tile_rows_ != 32 && forced_tile_rows_ != 16 &&
+      forced_tile_rows_ != 8)
+    return Status::invalid("fused tiles have 32, 16 or 8 rows, not " +
+                           std::to_string(forced_tile_rows_));
+  const int tile_rows = forced_tile_rows_ ? forced_tile_rows_ : choose_tile_rows(ry);
   fused_ = rx <= kMaxFusedRadius && ry <= kMaxFusedRadius &&
-           fused_smem_bytes(rx, c) <= static_cast<size_t>(optin);
+           fused_smem_bytes(rx, c, tile_rows) <= static_cast<size_t>(optin);
   if (fused_) {
-    smem_bytes_ = fused_smem_bytes(rx, c);
-    rows_per_block_ = kTileRows;
+    smem_bytes_ = fused_smem_bytes(rx, c, tile_rows);
+    rows_per_block_ = tile_rows;
   } else {
     // As many rows per block (up to 8) as the staging allows; one row always fits (static_assert).
     rows_per_block_ = 8;
@@ -445,7 +467,7 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   }
   // The limit is per function and shared by every instance: always allow the device's maximum,
   // so plans never lower a limit another one relies on (launches still ask only what they use).
-  const void* kernel = fused_ ? reinterpret_cast<const void*>(fused_kernel_for(geometry))
+  const void* kernel = fused_ ? reinterpret_cast<const void*>(fused_kernel_for(geometry, tile_rows))
                               : reinterpret_cast<const void*>(row_kernel_for(geometry));
   CG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
 
@@ -495,9 +517,10 @@ Status SeparableFir::run(const void* src, size_t src_pitch, void* dst, size_t ds
   const int tiles_x = (g.width + kTilePixels - 1) / kTilePixels;
 
   if (fused_) {
-    const dim3 grid(tiles_x, (g.height + kTileRows - 1) / kTileRows);
+    const int tile_rows = rows_per_block_;
+    const dim3 grid(tiles_x, (g.height + tile_rows - 1) / tile_rows);
     if (grid.y > static_cast<unsigned>(kMaxGridY)) return Status::invalid("plane is too tall");
-    fused_kernel_for(g)<<<grid, kFusedThreads, smem_bytes_, stream>>>(
+    fused_kernel_for(g, tile_rows)<<<grid, fused_threads(tile_rows), smem_bytes_, stream>>>(
         in, src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
     CG_CUDA_TRY(cudaGetLastError());
     return Status::success();

@@ -34,6 +34,10 @@ class SeparableFir : public PlaneBlur {
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
              cudaStream_t stream) const override;
 
+  // Benchmarks and tests only: fused tiles of this many rows (32, 16 or 8) instead of the
+  // measured choice by vertical radius; 0 restores the choice. Takes effect at the next plan().
+  void force_tile_rows(int rows) { forced_tile_rows_ = rows; }
+
   void release();
   const PlaneGeometry& geometry() const { return geometry_; }
 
@@ -44,7 +48,8 @@ class SeparableFir : public PlaneBlur {
   int radius_y_ = 0;
   bool fused_ = false;         // one kernel, no intermediate
   size_t smem_bytes_ = 0;      // dynamic shared memory of the horizontal (or fused) kernel
-  int rows_per_block_ = 0;     // rows staged per block by the two-pass horizontal kernel
+  int rows_per_block_ = 0;     // rows per block: the fused tile's, or staged by the two-pass row kernel
+  int forced_tile_rows_ = 0;
   int taps_y_offset_ = 0;      // floats from the start of taps_ to the vertical taps
   DeviceBuffer taps_;          // zero-padded taps_x, then zero-padded taps_y, float
   DeviceBuffer intermediate_;  // two-pass only: width * channels floats per row

@@ -45,6 +45,7 @@ struct Case {
   int src_pad = 0, dst_pad = 0;        // bytes after each row
   int src_offset = 0, dst_offset = 0;  // bytes from the allocation's start
   int per_pixel = -1;  // -1: SeparableFir; else the TapSource of a PerPixelFir
+  int tile_rows = 0;   // SeparableFir's fused tile height; 0: its own choice
 
   // Filled in by the run.
   size_t src_pitch = 0, dst_pitch = 0;
@@ -89,8 +90,9 @@ const char* input_name(Input i) {
 
 std::string describe(const Case& c) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
+  std::snprintf(buf, sizeof buf, "%s%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
                 c.per_pixel < 0 ? "" : c.per_pixel == int(TapSource::Table) ? "per-pixel table " : "per-pixel incremental ",
+                c.tile_rows ? ("tiles of " + std::to_string(c.tile_rows) + " rows ").c_str() : "",
                 c.g.bytes_per_sample == 1 ? "u8" : "u16", c.g.channels,
                 c.g.shift ? (" shift " + std::to_string(c.g.shift)).c_str() : "", c.g.width,
                 c.g.height, c.src_pad, c.dst_pad, c.sigma_x, c.sigma_y,
@@ -161,6 +163,7 @@ void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
   PlaneBlur& fir = preplanned ? static_cast<PlaneBlur&>(*preplanned)
                               : c.per_pixel < 0 ? static_cast<PlaneBlur&>(own) : per_pixel;
   if (!preplanned) {
+    own.force_tile_rows(c.tile_rows);
     const Status st = c.per_pixel < 0
                           ? own.plan(c.g, c.taps_x(), c.taps_y(), c.border)
                           : per_pixel.plan(c.g, c.sigma_x, fir_radius(c.sigma_x, 4.0), c.sigma_y,
@@ -319,6 +322,27 @@ CG_TEST(sizes_rgba8) {
       make(1920, 1080, 4, 1, 0, 2, 2),     make(1921, 1081, 4, 1, 0, 2, 2, Border::Mirror, Input::Random, 13, 7),
       make(1921, 1081, 4, 1, 0, 0.5, 0.5, Border::Replicate, Input::Random, 3, 0),
   };
+  run_cases(cases);
+}
+
+CG_TEST(fused_tile_heights) {
+  // Every fused tile height on sizes that end mid-tile and mid-column-block, whatever the size
+  // and SM count would choose.
+  std::vector<Case> cases;
+  for (int rows : {32, 16, 8}) {
+    const std::vector<Case> these = {
+        make(1, 1, 4, 1, 0, 2, 2),
+        make(3, 2, 3, 1, 0, 1, 1, Border::Mirror, Input::Random, 13, 5),
+        make(385, 289, 4, 1, 0, 2, 2, Border::Replicate, Input::Random, 13, 13),
+        make(385, 289, 4, 1, 0, 4, 4, Border::Reflect, Input::Random, 1, 0),
+        make(721, 577, 2, 1, 0, 1, 3, Border::Mirror, Input::Random, 0, 3),
+        make(1921, 1081, 1, 2, 0, 3, 3, Border::Replicate, Input::Random, 6, 2),
+    };
+    for (Case c : these) {
+      c.tile_rows = rows;
+      cases.push_back(c);
+    }
+  }
   run_cases(cases);
 }
 
@@ -485,6 +509,9 @@ CG_TEST(refuses_invalid_arguments) {
   DeviceBuffer a, b;
   CHECK(a.reserve(g.row_bytes() * g.height).ok() && b.reserve(g.row_bytes() * g.height).ok());
   CHECK(!fir.run(a.get(), g.row_bytes(), b.get(), g.row_bytes(), nullptr).ok());  // not planned
+  fir.force_tile_rows(12);
+  CHECK(!fir.plan(g, t, t, Border::Replicate).ok());
+  fir.force_tile_rows(0);
   CHECK(fir.plan(g, t, t, Border::Replicate).ok());
   CHECK(!fir.run(nullptr, g.row_bytes(), b.get(), g.row_bytes(), nullptr).ok());
   CHECK(!fir.run(a.get(), g.row_bytes(), nullptr, g.row_bytes(), nullptr).ok());
