@@ -882,7 +882,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       g_param_spec_double ("kappa", "Kappa",
           "Warm-up before each piece of a two-way or k-way line, in sigmas (the "
           "error falls like exp(-1.7 kappa)); for edge-aware in sigmas of "
-          "transformed distance, so edges shorten it; -1 = auto: 3 for the "
+          "transformed distance, so edges shorten it; -1 = auto: 4 for the "
           "recursive Gaussians, 2 for edge-aware", -1.0, 100.0, DEFAULT_KAPPA, live));
 
   g_object_class_install_property (gobject_class, PROP_BOX_PASSES,

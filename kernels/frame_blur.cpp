@@ -47,7 +47,7 @@ BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vecto
   if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::KWay : recursive_split;
   if (requested.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
     s.recursive.split = recursive_split;
-  if (s.recursive.kappa < 0.0) s.recursive.kappa = edge_aware ? 2.0 : 3.0;
+  if (s.recursive.kappa < 0.0) s.recursive.kappa = edge_aware ? 2.0 : 4.0;
   return s;
 }
 

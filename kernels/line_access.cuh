@@ -59,6 +59,52 @@ struct Plane {
   }
 };
 
+// One line of a plane: its first element and the elements between its samples, found once per
+// thread instead of per sample (Lines::index divides).
+template <typename T>
+struct LineView {
+  Plane<T> plane;
+  size_t first, step;
+  __device__ LineView(const Plane<T>& p, const Lines& l, int line)
+      : plane(p), first(l.index(line, 0, p.pitch)), step(l.step(p.pitch)) {}
+  __device__ float load(int i) const { return plane.load_at(first + static_cast<size_t>(i) * step); }
+  __device__ void store(int i, float v) const { plane.store_at(first + static_cast<size_t>(i) * step, v); }
+};
+
+// Samples loaded kLoadAhead at a time before any is used: a sequential recursion otherwise
+// waits for every load in turn (the compiler cannot hoist loads above stores to another plane).
+constexpr int kLoadAhead = 8;
+
+// f(i, x[i]) for i = from .. to - 1, in order.
+template <typename T, class F>
+__device__ inline void for_each_forward(const LineView<T>& x, int from, int to, F&& f) {
+  for (int i0 = from; i0 < to; i0 += kLoadAhead) {
+    float v[kLoadAhead];
+#pragma unroll
+    for (int j = 0; j < kLoadAhead; ++j) v[j] = x.load(min(i0 + j, to - 1));
+#pragma unroll
+    for (int j = 0; j < kLoadAhead; ++j)
+      if (i0 + j < to) f(i0 + j, v[j]);
+  }
+}
+
+// f(i, a[i], b[i]) for i = from - 1 down to `to`; b is read only when kReadB.
+template <bool kReadB, typename TA, typename TB, class F>
+__device__ inline void for_each_backward(const LineView<TA>& a, const LineView<TB>& b, int from, int to,
+                                         F&& f) {
+  for (int i0 = from - 1; i0 >= to; i0 -= kLoadAhead) {
+    float va[kLoadAhead], vb[kLoadAhead];
+#pragma unroll
+    for (int j = 0; j < kLoadAhead; ++j) {
+      va[j] = a.load(max(i0 - j, to));
+      vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
+    }
+#pragma unroll
+    for (int j = 0; j < kLoadAhead; ++j)
+      if (i0 - j >= to) f(i0 - j, va[j], vb[j]);
+  }
+}
+
 // The (line, segment) pair this thread owns and the segment's sample range [s0, s1); false for
 // threads past the last pair.
 struct SegmentItem {

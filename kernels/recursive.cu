@@ -136,14 +136,15 @@ one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassPa
   int line, seg;
   l.item(t, 1, line, seg);
   const int n = l.length;
-  typename Ops::State st = Ops::left_start(p.k, in.load(l, line, 0));
-  for (int i = 0; i < n; ++i) mid.store(l, line, i, Ops::causal_step(p.k, in.load(l, line, i), st));
-  st = Ops::right_start(p.k, st, in.load(l, line, n - 1), p.start);
-  for (int i = n - 1; i >= 0; --i) {
-    const float c = mid.load(l, line, i);
-    const float a_in = Ops::kAnticausalReadsInput ? in.load(l, line, i) : c;
-    out.store(l, line, i, Ops::combine(c, Ops::anticausal_step(p.k, a_in, st)));
-  }
+  const LineView<TIn> x(in, l, line);
+  const LineView<float> m(mid, l, line);
+  const LineView<TOut> y(out, l, line);
+  typename Ops::State st = Ops::left_start(p.k, x.load(0));
+  for_each_forward(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
+  st = Ops::right_start(p.k, st, x.load(n - 1), p.start);
+  for_each_backward<Ops::kAnticausalReadsInput>(m, x, n, 0, [&](int i, float c, float v) {
+    y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? v : c, st)));
+  });
 }
 
 // TwoWay / KWay, causal half: each segment warms up over `warmup` samples before it. The last
@@ -154,12 +155,14 @@ warm_causal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* right, PassP
   SegmentItem it;
   if (!segment_item(l, p.segment, p.segments, it)) return;
   const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
+  const LineView<TIn> x(in, l, line);
+  const LineView<float> m(mid, l, line);
   const int w = max(0, s0 - p.warmup);  // from 0 the start is exact
-  typename Ops::State st = Ops::left_start(p.k, in.load(l, line, w));
-  for (int i = w; i < s0; ++i) Ops::causal_step(p.k, in.load(l, line, i), st);
-  for (int i = s0; i < s1; ++i) mid.store(l, line, i, Ops::causal_step(p.k, in.load(l, line, i), st));
+  typename Ops::State st = Ops::left_start(p.k, x.load(w));
+  for_each_forward(x, w, s0, [&](int, float v) { Ops::causal_step(p.k, v, st); });
+  for_each_forward(x, s0, s1, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
   if (seg == p.segments - 1) {
-    const typename Ops::State r = Ops::right_start(p.k, st, in.load(l, line, l.length - 1), p.start);
+    const typename Ops::State r = Ops::right_start(p.k, st, x.load(l.length - 1), p.start);
     Ops::pack(r, right + static_cast<size_t>(line) * Ops::kCarry);
   }
 }
@@ -173,19 +176,25 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
   if (!segment_item(l, p.segment, p.segments, it)) return;
   const int line = it.line, s0 = it.s0, s1 = it.s1;
   const int n = l.length;
-  auto a_input = [&](int i) { return Ops::kAnticausalReadsInput ? in.load(l, line, i) : mid.load(l, line, i); };
+  const LineView<TIn> x(in, l, line);
+  const LineView<float> m(mid, l, line);
+  const LineView<TOut> y(out, l, line);
+  constexpr bool kReadsInput = Ops::kAnticausalReadsInput;
   typename Ops::State st;
   const int e = min(n, s1 + p.warmup);
   if (e == n) {
     // The warm-up reaches the line's end: start there exactly, as the last segment does.
-    const float x_edge = in.load(l, line, n - 1);
+    const float x_edge = x.load(n - 1);
     st = Ops::anticausal_entry(p.k, right + static_cast<size_t>(line) * Ops::kCarry, x_edge, x_edge);
   } else {
-    st = Ops::anticausal_warm_start(p.k, mid.load(l, line, e - 1), in.load(l, line, e - 1));
+    st = Ops::anticausal_warm_start(p.k, m.load(e - 1), x.load(e - 1));
   }
-  for (int i = e - 1; i >= s1; --i) Ops::anticausal_step(p.k, a_input(i), st);
-  for (int i = s1 - 1; i >= s0; --i)
-    out.store(l, line, i, Ops::combine(mid.load(l, line, i), Ops::anticausal_step(p.k, a_input(i), st)));
+  for_each_backward<kReadsInput>(m, x, e, s1, [&](int, float c, float v) {
+    Ops::anticausal_step(p.k, kReadsInput ? v : c, st);
+  });
+  for_each_backward<kReadsInput>(m, x, s1, s0, [&](int i, float c, float v) {
+    y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, kReadsInput ? v : c, st)));
+  });
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------
@@ -497,9 +506,19 @@ struct PassPlan {
   int segments = 1;
   int segment = 0;
   int warmup = 0;
+  int block_threads = kThreads;  // one-way, two-way and k-way launches
 };
 
-PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int length) {
+// Threads per block for the one-way / warmed-up kernels: these have a thread per (line,
+// segment), few at SD with one or two segments, each a long chain of dependent steps. Smaller
+// blocks put them on more SMs (an SD one-way pass is 2,304 threads: 18 blocks of 128).
+int block_threads_for(long items, int sm_count) {
+  for (int threads : {kThreads, kThreads / 2})
+    if ((items + threads - 1) / threads >= 2L * sm_count) return threads;
+  return kWarp;
+}
+
+PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int length, int sm_count) {
   PassPlan p;
   if (!(sigma > 0.0)) return p;
   p.identity = false;
@@ -511,6 +530,7 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
                                                   : (length + p.segments - 1) / p.segments;
   p.segments = (length + p.segment - 1) / p.segment;  // no empty segment at the end
   p.warmup = static_cast<int>(std::ceil(s.kappa * sigma));
+  p.block_threads = block_threads_for(static_cast<long>(lines) * p.segments, sm_count);
   return p;
 }
 
@@ -536,15 +556,17 @@ PassParams<OpsT<float>> make_params(const typename OpsT<float>::Coeffs& kf,
   return p;
 }
 
-unsigned blocks_for(long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
+unsigned blocks_for(long items, int threads = kThreads) {
+  return static_cast<unsigned>((items + threads - 1) / threads);
+}
 
 template <class Ops, typename TIn, typename TOut>
 Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out,
                    float* carries, float* right, const PassParams<Ops>& p, LineSplit split,
-                   cudaStream_t stream) {
+                   int threads, cudaStream_t stream) {
   const long items = static_cast<long>(l.count) * p.segments;
   if (p.segments == 1 || split == LineSplit::OneWay) {
-    one_way_kernel<Ops, TIn, TOut><<<blocks_for(l.count), kThreads, 0, stream>>>(l, in, mid, out, p);
+    one_way_kernel<Ops, TIn, TOut><<<blocks_for(l.count, threads), threads, 0, stream>>>(l, in, mid, out, p);
   } else if (split == LineSplit::BlockParallel) {
     float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
     bp_carries_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, anticausal, p);
@@ -555,8 +577,8 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
                                lines * line_bytes, stream>>>(l, in, carries, anticausal, p);
     bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
   } else {
-    warm_causal_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, mid, right, p);
-    warm_anticausal_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(
+    warm_causal_kernel<Ops, TIn><<<blocks_for(items, threads), threads, 0, stream>>>(l, in, mid, right, p);
+    warm_anticausal_kernel<Ops, TIn, TOut><<<blocks_for(items, threads), threads, 0, stream>>>(
         l, in, mid, out, right, p);
   }
   CG_CUDA_TRY(cudaGetLastError());
@@ -571,9 +593,9 @@ struct PassData {
   PassParams<DericheOps<float>> deriche;
 };
 
-PassData make_pass(const RecursiveSettings& s, double sigma, int lines, int length) {
+PassData make_pass(const RecursiveSettings& s, double sigma, int lines, int length, int sm_count) {
   PassData pass{};
-  pass.plan = plan_pass(s, sigma, lines, length);
+  pass.plan = plan_pass(s, sigma, lines, length, sm_count);
   if (pass.plan.identity) return pass;
   if (s.filter == RecursiveFilter::Deriche) {
     const DericheSectionCoeffs c = deriche_section_coefficients(sigma);
@@ -598,8 +620,8 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
     return Status::success();
   }
   if (s.filter == RecursiveFilter::Deriche)
-    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, stream);
-  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, stream);
+    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan.block_threads, stream);
+  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan.block_threads, stream);
 }
 
 template <typename T>
@@ -669,8 +691,11 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   CG_TRY(validate(settings, sigma_x, sigma_y));
   const int row_samples = g.samples_per_row();
-  const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width);
-  const PassData py = make_pass(settings, sigma_y, row_samples, g.height);
+  int device = 0, sm_count = 0;
+  CG_CUDA_TRY(cudaGetDevice(&device));
+  CG_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, sm_count);
+  const PassData py = make_pass(settings, sigma_y, row_samples, g.height, sm_count);
 
   static_assert(kMaxBlockParallelLength / kBlockSegment * 2 * kMaxCarry * sizeof(float) <= 48 * 1024,
                 "the block-parallel scan's shared memory");

@@ -106,7 +106,7 @@ GST_START_TEST (test_edge_aware_coefficients_and_box_method_properties)
   fail_unless_equals_float (sigma_r, 30.0);
   fail_unless_equals_int (iterations, 3);
   fail_unless_equals_int (edge_filter, 0);      /* gaussian */
-  fail_unless_equals_float (kappa, -1.0);       /* auto: 3 recursive, 2 edge-aware */
+  fail_unless_equals_float (kappa, -1.0);       /* auto: 4 recursive, 2 edge-aware */
   fail_unless_equals_int (partitions, 4);       /* auto */
 
   check_double_clamped (klass, "sigma-r", 0.0, 0.1);

@@ -40,7 +40,7 @@ CG_TEST(split_and_kappa_resolve_per_algorithm) {
   cg::BlurSettings s;
   s.algorithm = cg::Algorithm::Deriche;
   cg::BlurSettings r = cg::FrameBlur::resolved(s, rgba_frame());
-  CHECK(r.recursive.split == cg::LineSplit::BlockParallel && r.recursive.kappa == 3.0);
+  CHECK(r.recursive.split == cg::LineSplit::BlockParallel && r.recursive.kappa == 4.0);
   s.algorithm = cg::Algorithm::EdgeAware;
   r = cg::FrameBlur::resolved(s, rgba_frame());
   CHECK(r.recursive.split == cg::LineSplit::KWay && r.recursive.kappa == 2.0);
