@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
@@ -34,6 +35,8 @@
 #include "frame_blur.h"
 #include "quality.h"
 #include "bench_timing.h"
+#include "box_filter.h"
+#include "box_widths.h"
 #include "photo.h"
 #include "recursive_filter.h"
 
@@ -143,6 +146,51 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
     }
     std::printf("\n");
   }
+  return true;
+}
+
+// Box passes by how a window's first sum is found: summed directly (cost grows with the width)
+// or from prefix sums (two more kernels per pass, then flat); auto switches above 255 samples.
+bool box_start_table(Csv& csv, const char* device, int runs) {
+  constexpr int kFrames = 8, kWidth = 1920, kHeight = 1080;
+  PlaneGeometry g;
+  g.width = kWidth, g.height = kHeight, g.channels = 4;
+  const size_t bytes = g.row_bytes() * kHeight;
+  std::vector<DeviceBuffer> src(kFrames), dst(kFrames);
+  for (int i = 0; i < kFrames; ++i) {
+    REPORT_FAIL(src[i].reserve(bytes), "allocate");
+    REPORT_FAIL(dst[i].reserve(bytes), "allocate");
+    if (cudaMemset(src[i].get(), 11 * i + 5, bytes) != cudaSuccess) return false;
+  }
+  CudaStream stream;
+  REPORT_FAIL(stream.create(), "stream");
+  const double sigmas[] = {1, 5, 10, 20, 30, 50, 100};
+  std::printf("\n### Box, 1920x1080 RGBA8: µs per frame by window start (auto: direct up to 255 samples)\n\n");
+  std::printf("| passes | start |");
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|---|---|");
+  for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
+  std::printf("\n");
+  const char* names[] = {"auto", "direct", "prefix"};
+  for (int passes : {1, 3})
+    for (int start = 0; start < 3; ++start) {
+      std::printf("| %d | %s |", passes, names[start]);
+      for (double sigma : sigmas) {
+        const std::vector<int> w = box_widths(sigma, passes);
+        BoxBlur box;
+        REPORT_FAIL(box.plan(g, w, w, Border::Replicate), "box plan");
+        box.force_window_start(static_cast<BoxBlur::WindowStart>(start));
+        auto op = [&](int f) { return box.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get()); };
+        double us = -1;
+        if (!time_op(stream.get(), kFrames, 10, runs, op, &us)) return false;
+        std::printf(" %.1f |", us);
+        char line[512];
+        std::snprintf(line, sizeof line, "box_start,\"%s\",box %d passes %s start,%d,%d,%g,%.3f,,,,", device,
+                      passes, names[start], kWidth, kHeight, sigma, us);
+        csv.row(line);
+      }
+      std::printf("\n");
+    }
   return true;
 }
 
@@ -262,6 +310,7 @@ int main(int argc, char** argv) {
   const int runs = quick ? 20 : 100;
   bool ok = speed_table(1920, 1080, {0.5, 1, 2, 5, 10, 30, 100}, runs, csv, prop.name, opt);
   ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name, opt) && ok;
+  if (opt.wanted("box")) ok = box_start_table(csv, prop.name, runs) && ok;
 
   if (!opt.only.empty()) return ok ? 0 : 1;  // --only: the speed tables alone
   std::vector<Photo> photos;

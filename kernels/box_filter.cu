@@ -1,9 +1,18 @@
-// Box passes: a thread owns kSegment consecutive outputs of one line. It sums its first window
-// (2r + 1 samples, border-resolved), then slides: + the sample entering, - the sample leaving.
-// Restarting the sum every kSegment outputs bounds the float rounding that sliding accumulates.
+// Box passes: a thread owns kSegment consecutive outputs of one line. It finds the sum of its
+// first window (2r + 1 samples, border-resolved), then slides: + the sample entering, - the
+// sample leaving. Restarting every kSegment outputs bounds the float rounding that sliding
+// accumulates.
+//
+// The first window: narrow ones (up to kDirectWindow samples) are summed directly. Wider ones
+// would make the cost keep growing with sigma, so they come from prefix sums instead: a first kernel
+// sums each segment, a second turns those into each line's prefix at segment boundaries
+// (double), and a window is then S(b) - S(a), where S is the prefix of the border-extended line
+// (closed forms for replicate, and per period for mirror and reflect) and each S needs at most
+// kSegment / 2 samples besides the stored prefixes. The cost is then flat in sigma.
 
 #include "box_filter.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -13,32 +22,152 @@
 namespace cudagaussian {
 namespace {
 
-constexpr int kThreads = 128;
+using WindowStart = BoxBlur::WindowStart;
 
-template <typename TIn, typename TOut>
+constexpr int kThreads = 128;
+constexpr int kSegment = BoxBlur::kSegment;
+// Measured on the H200 (bench_recursive, 1080p RGBA): summing the window directly stays cheaper
+// than the prefix start (two more kernels per pass, about 44 µs a frame) up to about 250 samples.
+constexpr int kDirectWindow = 255;
+
+// Sum of x[from .. to), to - from <= N: all N loads issued at once (predicated), then added.
+template <int N, typename T>
+__device__ inline double range_sum(const LineView<T>& x, int from, int to) {
+  float v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) v[j] = from + j < to ? x.load(from + j) : 0.0f;
+  double sum = 0.0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) sum += v[j];
+  return sum;
+}
+
+// P(k) = x[0] + .. + x[k - 1], 0 <= k <= n, from the prefixes at segment boundaries (entry b is
+// P(min(b * kSegment, n))) and the samples between k and the nearer boundary.
+template <typename T>
+__device__ inline double line_prefix(const LineView<T>& x, const double* prefix, int n, int k) {
+  const int b = k / kSegment, lo = b * kSegment;
+  const int hi = min(lo + kSegment, n);
+  if (k == lo) return prefix[b];
+  if (k - lo <= hi - k) return prefix[b] + range_sum<kSegment / 2>(x, lo, k);
+  return prefix[b + 1] - range_sum<kSegment / 2>(x, k, hi);
+}
+
+// S(j): the sum of the border-extended line over [0, j) (minus the sum over [j, 0) for j < 0).
+template <typename T>
+__device__ inline double extended_prefix(const LineView<T>& x, const double* prefix, int n, int j,
+                                         Border border) {
+  const double total = prefix[(n + kSegment - 1) / kSegment];  // P(n)
+  if (border == Border::Replicate || n == 1) {
+    if (j <= 0) return j * static_cast<double>(x.load(0));
+    if (j >= n) return total + (j - n) * static_cast<double>(x.load(n - 1));
+    return line_prefix(x, prefix, n, j);
+  }
+  // Mirror (x[-1] = x[1], period 2n - 2) and reflect (x[-1] = x[0], period 2n): whole periods,
+  // then the forward part and the part of the period that runs backwards.
+  const bool mirror = border == Border::Mirror;
+  const int period = mirror ? 2 * (n - 1) : 2 * n;
+  const double tail = mirror ? total - x.load(n - 1) - x.load(0) : total;  // the backward part's sum
+  int q = j / period, p = j - q * period;
+  if (p < 0) p += period, --q;
+  const double periods = q * (total + tail);
+  if (p <= n) return periods + line_prefix(x, prefix, n, p);
+  // p - n samples of the backward run x[n - 2], x[n - 3], .. (mirror) or x[n - 1], .. (reflect).
+  const int back_end = mirror ? 2 * n - 1 - p : 2 * n - p;  // the run covers [back_end, n - 1 or n)
+  const double p_top = mirror ? total - x.load(n - 1) : total;
+  return periods + total + p_top - line_prefix(x, prefix, n, back_end);
+}
+
+// Pass 1 of wide windows: each segment's sum, into prefix entry seg + 1 of its line.
+template <typename TIn>
 __global__ void __launch_bounds__(kThreads)
-box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, int segments, Border border) {
+segment_sum_kernel(Lines l, Plane<TIn> in, double* prefix, int segments) {
   SegmentItem it;
-  if (!segment_item(l, BoxBlur::kSegment, segments, it)) return;
+  if (!segment_item(l, kSegment, segments, it)) return;
+  const LineView<TIn> x(in, l, it.line);
+  prefix[static_cast<size_t>(it.line) * (segments + 1) + it.seg + 1] = range_sum<kSegment>(x, it.s0, it.s1);
+}
+
+// Pass 2: each line's segment sums into prefixes at the boundaries (entry 0 is 0): a warp per
+// line, an inclusive shuffle scan over 32 sums at a time plus the carry of those before.
+__global__ void __launch_bounds__(kThreads)
+prefix_scan_kernel(int lines, double* prefix, int segments) {
+  const int line = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (line >= lines) return;  // the whole warp leaves together
+  double* p = prefix + static_cast<size_t>(line) * (segments + 1);
+  double carry = 0.0;
+  for (int b0 = 1; b0 <= segments; b0 += 32) {
+    const int b = b0 + lane;
+    double v = b <= segments ? p[b] : 0.0;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const double u = __shfl_up_sync(0xffffffffu, v, d);
+      if (lane >= d) v += u;
+    }
+    if (b <= segments) p[b] = carry + v;
+    carry += __shfl_sync(0xffffffffu, v, 31);
+  }
+  if (lane == 0) p[0] = 0.0;
+}
+
+// kPrefixStart: the first window's sum from the prefixes (a separate instance, so that narrow
+// windows do not pay its registers).
+template <bool kPrefixStart, typename TIn, typename TOut>
+__global__ void __launch_bounds__(kThreads)
+box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, int segments, Border border,
+                const double* prefix) {
+  SegmentItem it;
+  if (!segment_item(l, kSegment, segments, it)) return;
   const int n = l.length;
+  const LineView<TIn> x(in, l, it.line);
+  const LineView<TOut> y(out, l, it.line);
   const float inv = 1.0f / (2 * radius + 1);
   float sum = 0.0f;
-  for (int k = -radius; k <= radius; ++k) sum += in.load(l, it.line, border_index(it.s0 + k, n, border));
-  out.store(l, it.line, it.s0, sum * inv);
-  for (int i = it.s0 + 1; i < it.s1; ++i) {
-    sum += in.load(l, it.line, border_index(i + radius, n, border)) -
-           in.load(l, it.line, border_index(i - radius - 1, n, border));
-    out.store(l, it.line, i, sum * inv);
+  if constexpr (kPrefixStart) {
+    const double* p = prefix + static_cast<size_t>(it.line) * (segments + 1);
+    sum = static_cast<float>(extended_prefix(x, p, n, it.s0 + radius + 1, border) -
+                             extended_prefix(x, p, n, it.s0 - radius, border));
+  } else {
+    for (int k = -radius; k <= radius; ++k) sum += x.load(border_index(it.s0 + k, n, border));
+  }
+  y.store(it.s0, sum * inv);
+  // Slide: the entering and leaving samples of kLoadAhead outputs loaded before they are used.
+  const bool interior = it.s0 - radius >= 0 && it.s1 - 1 + radius < n;
+  for (int i0 = it.s0 + 1; i0 < it.s1; i0 += kLoadAhead) {
+    float enter[kLoadAhead], leave[kLoadAhead];
+#pragma unroll
+    for (int j = 0; j < kLoadAhead; ++j) {
+      const int i = min(i0 + j, it.s1 - 1);
+      enter[j] = x.load(interior ? i + radius : border_index(i + radius, n, border));
+      leave[j] = x.load(interior ? i - radius - 1 : border_index(i - radius - 1, n, border));
+    }
+#pragma unroll
+    for (int j = 0; j < kLoadAhead; ++j) {
+      if (i0 + j >= it.s1) break;
+      sum += enter[j] - leave[j];
+      y.store(i0 + j, sum * inv);
+    }
   }
 }
 
+unsigned blocks_for(long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
+
 template <typename TIn, typename TOut>
 Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int radius, Border border,
-              cudaStream_t stream) {
-  const int segments = (l.length + BoxBlur::kSegment - 1) / BoxBlur::kSegment;
+              double* prefix, WindowStart start, cudaStream_t stream) {
+  const int segments = (l.length + kSegment - 1) / kSegment;
   const long items = static_cast<long>(l.count) * segments;
-  box_pass_kernel<TIn, TOut><<<static_cast<unsigned>((items + kThreads - 1) / kThreads), kThreads, 0,
-                               stream>>>(l, in, out, radius, segments, border);
+  const bool wide = start == WindowStart::Auto ? 2 * radius + 1 > kDirectWindow : start == WindowStart::Prefix;
+  if (wide) {
+    segment_sum_kernel<TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, prefix, segments);
+    prefix_scan_kernel<<<blocks_for(32L * l.count), kThreads, 0, stream>>>(l.count, prefix, segments);
+  }
+  if (wide)
+    box_pass_kernel<true, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, radius, segments,
+                                                                               border, prefix);
+  else
+    box_pass_kernel<false, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, radius, segments,
+                                                                                border, nullptr);
   CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }
@@ -47,7 +176,7 @@ Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int 
 template <typename T>
 Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std::vector<int>& ry,
                   Border border, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
-                  float* ping, float* pong, cudaStream_t stream) {
+                  float* ping, float* pong, double* prefix, WindowStart start, cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   const Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
@@ -67,10 +196,10 @@ Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std:
     const int r = passes[k].second;
     const Plane<float>& prev = buf[(k + 1) % 2];
     const Plane<float>& next = buf[k % 2];
-    if (k == 0 && k == last) CG_TRY(launch(l, in, out, r, border, stream));
-    else if (k == 0) CG_TRY(launch(l, in, next, r, border, stream));
-    else if (k == last) CG_TRY(launch(l, prev, out, r, border, stream));
-    else CG_TRY(launch(l, prev, next, r, border, stream));
+    if (k == 0 && k == last) CG_TRY(launch(l, in, out, r, border, prefix, start, stream));
+    else if (k == 0) CG_TRY(launch(l, in, next, r, border, prefix, start, stream));
+    else if (k == last) CG_TRY(launch(l, prev, out, r, border, prefix, start, stream));
+    else CG_TRY(launch(l, prev, next, r, border, prefix, start, stream));
   }
   return Status::success();
 }
@@ -93,6 +222,12 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
   const size_t bytes = static_cast<size_t>(g.samples_per_row()) * g.height * sizeof(float);
   CG_TRY(ping_.reserve(bytes));
   CG_TRY(pong_.reserve(bytes));
+  // Prefix sums at segment boundaries for wide windows, for the larger of the two passes.
+  const auto prefix_doubles = [](long lines, int length) {
+    return static_cast<size_t>(lines) * ((length + kSegment - 1) / kSegment + 1);
+  };
+  CG_TRY(prefix_.reserve(std::max(prefix_doubles(static_cast<long>(g.height) * g.channels, g.width),
+                                  prefix_doubles(g.samples_per_row(), g.height)) * sizeof(double)));
   geometry_ = g;
   border_ = border;
   planned_ = true;
@@ -106,14 +241,16 @@ Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pit
   CG_TRY(check_run_arguments(g, src, src_pitch, dst, dst_pitch));
   auto* ping = static_cast<float*>(ping_.get());
   auto* pong = static_cast<float*>(pong_.get());
+  auto* prefix = static_cast<double*>(prefix_.get());
   if (g.bytes_per_sample == 1)
-    return run_passes<uint8_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, stream);
-  return run_passes<uint16_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, stream);
+    return run_passes<uint8_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix, forced_start_, stream);
+  return run_passes<uint16_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix, forced_start_, stream);
 }
 
 void BoxBlur::release() {
   ping_.release();
   pong_.release();
+  prefix_.release();
   planned_ = false;
 }
 

@@ -1,6 +1,7 @@
 // Iterated box blur: n box passes along rows, then n along columns, with widths chosen so that
 // the variance matches sigma² (common/box_widths.h). Each output of a pass is a running window
-// sum, so the cost does not grow with sigma. Every border rule of common/border.h.
+// sum; a thread's first window is summed directly, or comes from prefix sums when it is wide,
+// so the cost stops growing with sigma. Every border rule of common/border.h.
 #pragma once
 
 #include <vector>
@@ -14,9 +15,15 @@ namespace cudagaussian {
 
 class BoxBlur : public PlaneBlur {
  public:
-  // Outputs per thread: each thread sums its first window in full, then slides; longer runs
+  // Outputs per thread: each thread finds its first window's sum, then slides; longer runs
   // amortise that first sum, shorter ones give more threads and less float drift.
   static constexpr int kSegment = 64;
+
+  // How a thread finds its first window's sum: Auto sums windows of up to 255 samples directly
+  // and takes wider ones from prefix sums (the measured crossover: bench_recursive).
+  enum class WindowStart { Auto, Direct, Prefix };
+  // Benchmarks and tests only: one way for every window. Takes effect at the next run().
+  void force_window_start(WindowStart start) { forced_start_ = start; }
 
   // Widths are odd, one per pass, per direction.
   Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
@@ -30,6 +37,8 @@ class BoxBlur : public PlaneBlur {
   Border border_ = Border::Replicate;
   std::vector<int> radii_x_, radii_y_;
   DeviceBuffer ping_, pong_;  // float planes between passes
+  DeviceBuffer prefix_;       // wide windows: per line, prefix sums at segment boundaries (double)
+  WindowStart forced_start_ = WindowStart::Auto;
   bool planned_ = false;
 };
 

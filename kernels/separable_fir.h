@@ -35,7 +35,7 @@ class SeparableFir : public PlaneBlur {
              cudaStream_t stream) const override;
 
   // Benchmarks and tests only: fused tiles of this many rows (32, 16 or 8) instead of the
-  // measured choice by vertical radius; 0 restores the choice. Takes effect at the next plan().
+  // measured choice (8); 0 restores the choice. Takes effect at the next plan().
   void force_tile_rows(int rows) { forced_tile_rows_ = rows; }
 
   void release();
