@@ -171,15 +171,17 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
   std::printf("\n|---|---|");
   for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
   std::printf("\n");
-  const char* names[] = {"auto", "direct", "prefix"};
+  const char* names[] = {"auto", "direct", "prefix", "direct, 64 per thread", "direct, 128 per thread",
+                         "direct, 256 per thread", "direct, 512 per thread"};
   for (int passes : {1, 3})
-    for (int start = 0; start < 3; ++start) {
+    for (int start = 0; start < 7; ++start) {
       std::printf("| %d | %s |", passes, names[start]);
       for (double sigma : sigmas) {
         const std::vector<int> w = box_widths(sigma, passes);
         BoxBlur box;
         REPORT_FAIL(box.plan(g, w, w, Border::Replicate), "box plan");
-        box.force_window_start(static_cast<BoxBlur::WindowStart>(start));
+        box.force_window_start(static_cast<BoxBlur::WindowStart>(start < 3 ? start : 1));
+        if (start >= 3) box.force_run(64 << (start - 3));  // direct start, fixed run
         auto op = [&](int f) { return box.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get()); };
         double us = -1;
         if (!time_op(stream.get(), kFrames, 10, runs, op, &us)) return false;

@@ -15,8 +15,8 @@ namespace cudagaussian {
 
 class BoxBlur : public PlaneBlur {
  public:
-  // Outputs per thread: each thread finds its first window's sum, then slides; longer runs
-  // amortise that first sum, shorter ones give more threads and less float drift.
+  // Granularity of the prefix sums that start wide windows; a thread makes 2 x kSegment
+  // outputs (box_filter.cu).
   static constexpr int kSegment = 64;
 
   // How a thread finds its first window's sum: Auto sums windows of up to 255 samples directly
@@ -24,6 +24,9 @@ class BoxBlur : public PlaneBlur {
   enum class WindowStart { Auto, Direct, Prefix };
   // Benchmarks and tests only: one way for every window. Takes effect at the next run().
   void force_window_start(WindowStart start) { forced_start_ = start; }
+  // Benchmarks and tests only: outputs per thread (a multiple of kSegment); 0 = the measured
+  // choice.
+  void force_run(int outputs) { forced_run_ = outputs; }
 
   // Widths are odd, one per pass, per direction.
   Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
@@ -39,6 +42,7 @@ class BoxBlur : public PlaneBlur {
   DeviceBuffer ping_, pong_;  // float planes between passes
   DeviceBuffer prefix_;       // wide windows: per line, prefix sums at segment boundaries (double)
   WindowStart forced_start_ = WindowStart::Auto;
+  int forced_run_ = 0;
   bool planned_ = false;
 };
 
