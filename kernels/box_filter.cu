@@ -1,7 +1,6 @@
-// Box passes: a thread owns kRun consecutive outputs of one line. It finds the sum of its
-// first window (2r + 1 samples, border-resolved), then slides: + the sample entering, - the
-// sample leaving. Restarting every kRun outputs bounds the float rounding that sliding
-// accumulates.
+// Box passes: a thread owns a run of consecutive outputs of one line (run_for()). It finds the
+// sum of its first window (2r + 1 samples, border-resolved), then slides: + the sample
+// entering, - the sample leaving. Restarting every run bounds the float rounding of sliding.
 //
 // The first window: narrow ones (up to kDirectWindow samples) are summed directly. Wider ones
 // would make the cost keep growing with sigma, so they come from prefix sums instead: a first
@@ -152,10 +151,14 @@ box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, int run, in
 
 unsigned blocks_for(long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
 
-// Outputs per thread (a multiple of kSegment). Measured on the H200 (bench_recursive, 1080p
-// RGBA, widths 3 to 347): 128 beats 64 at every width for 3 passes and from width 35 for one
-// (fewer first windows); 256 and 512 leave too few threads.
-constexpr int kRun = 2 * kSegment;
+// Outputs per thread (a multiple of kSegment). Measured on the H200 (bench_recursive): at 1080p
+// RGBA 128 beats 64 at every width for 3 passes and from width 35 for one (fewer first
+// windows), 256 and 512 leave too few threads; at SD (14 K threads a pass at 128) 64 is faster.
+int run_for(const Lines& l, int forced) {
+  if (forced) return forced;
+  const long threads_at_128 = static_cast<long>(l.count) * ((l.length + 127) / 128);
+  return threads_at_128 >= 32768 ? 2 * kSegment : kSegment;
+}
 
 template <typename TIn, typename TOut>
 Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int radius, Border border,
@@ -167,7 +170,7 @@ Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int 
     segment_sum_kernel<TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, prefix, segments);
     prefix_scan_kernel<<<blocks_for(32L * l.count), kThreads, 0, stream>>>(l.count, prefix, segments);
   }
-  const int run = forced_run ? forced_run : kRun;
+  const int run = run_for(l, forced_run);
   const int runs = (l.length + run - 1) / run;
   const unsigned blocks = blocks_for(static_cast<long>(l.count) * runs);
   if (wide)

@@ -15,7 +15,7 @@ namespace cudagaussian {
 
 class BoxBlur : public PlaneBlur {
  public:
-  // Granularity of the prefix sums that start wide windows; a thread makes 2 x kSegment
+  // Granularity of the prefix sums that start wide windows; a thread makes 1 or 2 x kSegment
   // outputs (box_filter.cu).
   static constexpr int kSegment = 64;
 
