@@ -13,6 +13,9 @@
 // Full HD 1920x1080; the mean over the photos (and the worst) per cell, in the shape of Table 2
 // of Lee, Ko and Choe 2014.
 //
+// Launches: block-parallel with each pass in one launch (a block holds whole lines) and in three,
+// at 1080p, SD, HD and 4K (`--only launches` for this alone).
+//
 // Usage: bench_recursive [--csv PATH] [--quick] [--data DIR] [--only VARIANT-TEXT] (speed of those variants only). Without a GPU: a skip line, exit 0.
 
 #include <gst/gst.h>
@@ -28,6 +31,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "device_memory.h"
@@ -196,6 +200,57 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
   return true;
 }
 
+// Block-parallel passes in one launch (a block holds whole lines) or three (carries, scan,
+// apply), forced, and as RecursiveBlur picks them by size (auto).
+bool launch_table(int width, int height, Csv& csv, const char* device, int runs) {
+  constexpr int kFrames = 8;
+  PlaneGeometry g;
+  g.width = width, g.height = height, g.channels = 4;
+  const size_t bytes = g.row_bytes() * height;
+  std::vector<DeviceBuffer> src(kFrames), dst(kFrames);
+  for (int i = 0; i < kFrames; ++i) {
+    REPORT_FAIL(src[i].reserve(bytes), "allocate");
+    REPORT_FAIL(dst[i].reserve(bytes), "allocate");
+    if (cudaMemset(src[i].get(), 11 * i + 5, bytes) != cudaSuccess) return false;
+  }
+  CudaStream stream;
+  REPORT_FAIL(stream.create(), "stream");
+  const double sigmas[] = {2, 10, 100};
+  std::printf("\n### Block-parallel launches, %dx%d RGBA8: µs per frame\n\n", width, height);
+  std::printf("| filter | launches per pass |");
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|---|---|");
+  for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
+  std::printf("\n");
+  using Launches = RecursiveBlur::Launches;
+  const std::pair<Launches, const char*> choices[] = {
+      {Launches::One, "one"}, {Launches::Three, "three"}, {Launches::Auto, "auto (by size)"}};
+  for (RecursiveFilter f : {RecursiveFilter::YoungVanVliet2002, RecursiveFilter::Deriche})
+    for (const auto& [launches, name] : choices) {
+      std::printf("| %s | %s |", recursive_filter_name(f), name);
+      for (double sigma : sigmas) {
+        RecursiveSettings rs;
+        rs.filter = f;
+        rs.split = LineSplit::BlockParallel;
+        RecursiveBlur blur;
+        blur.force_launches(launches);
+        REPORT_FAIL(blur.plan(g, rs, sigma, sigma), "recursive plan");
+        auto op = [&](int i) {
+          return blur.run(src[i].get(), g.row_bytes(), dst[i].get(), g.row_bytes(), stream.get());
+        };
+        double us = -1;
+        if (!time_op(stream.get(), kFrames, 10, runs, op, &us)) return false;
+        std::printf(" %.1f |", us);
+        char line[512];
+        std::snprintf(line, sizeof line, "launches,\"%s\",%s block-parallel %s,%d,%d,%g,%.3f,,,,", device,
+                      recursive_filter_name(f), name, width, height, sigma, us);
+        csv.row(line);
+      }
+      std::printf("\n");
+    }
+  return true;
+}
+
 // ---- quality -----------------------------------------------------------------------------------
 
 // The exact Gaussian of REFERENCE.md §0 in double, on all host cores (rows, then columns).
@@ -313,6 +368,9 @@ int main(int argc, char** argv) {
   bool ok = speed_table(1920, 1080, {0.5, 1, 2, 5, 10, 30, 100}, runs, csv, prop.name, opt);
   ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name, opt) && ok;
   if (opt.wanted("box")) ok = box_start_table(csv, prop.name, runs) && ok;
+  if (opt.wanted("block-parallel launches"))
+    for (const auto& size : {std::pair{1920, 1080}, std::pair{720, 576}, std::pair{1280, 720}, std::pair{3840, 2160}})
+      ok = launch_table(size.first, size.second, csv, prop.name, runs) && ok;
 
   if (!opt.only.empty()) return ok ? 0 : 1;  // --only: the speed tables alone
   std::vector<Photo> photos;

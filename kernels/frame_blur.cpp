@@ -36,14 +36,10 @@ BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vecto
   BlurSettings s = requested;
   s.algorithm = resolve(requested, planes);
   const bool edge_aware = s.algorithm == Algorithm::EdgeAware;
-  // Recursive Gaussians: block-parallel (exact, and the fastest split), k-way on planes with
-  // lines too long for it. Edge-aware: Algorithm C (k-way, kappa 2), measured faster than A and
-  // than our exact block-parallel split with an MSE against A far below 1 (README,
-  // bench_edge_aware).
-  LineSplit recursive_split = LineSplit::BlockParallel;
-  for (const PlaneSpec& p : planes)
-    if (RecursiveBlur::auto_split(p.geometry.width, p.geometry.height) != LineSplit::BlockParallel)
-      recursive_split = LineSplit::KWay;
+  // Recursive Gaussians: block-parallel (exact, and the fastest split at SD to 4K). Edge-aware:
+  // Algorithm C (k-way, kappa 2), measured faster than A and than our exact block-parallel split
+  // with an MSE against A far below 1 (README, bench_edge_aware).
+  const LineSplit recursive_split = LineSplit::BlockParallel;
   if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::KWay : recursive_split;
   if (requested.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
     s.recursive.split = recursive_split;

@@ -119,4 +119,29 @@ __device__ inline bool segment_item(const Lines& l, int segment, int segments, S
   return true;
 }
 
+// The same for kernels whose blocks own whole lines, so that a line's segments can meet at a
+// __syncthreads: block b holds lines [b·block_lines, (b+1)·block_lines), a thread per (line,
+// segment). Adjacent columns run fastest (vertical), or channels, then segments, then rows
+// (horizontal; block_lines is then a multiple of the channels), so that neighbouring threads
+// read neighbouring samples. `local_line` is the line's place in the block; false (with the
+// fields unset) for threads past the block's pairs or the plane's lines.
+__device__ inline bool block_segment_item(const Lines& l, int segment, int segments, int block_lines,
+                                          SegmentItem& it, int& local_line) {
+  const int t = threadIdx.x;
+  if (t >= block_lines * segments) return false;
+  if (l.vertical) {
+    local_line = t % block_lines;
+    it.seg = t / block_lines;
+  } else {
+    const int c = t % l.channels, rest = t / l.channels;
+    it.seg = rest % segments;
+    local_line = rest / segments * l.channels + c;
+  }
+  it.line = blockIdx.x * block_lines + local_line;
+  if (it.line >= l.count) return false;
+  it.s0 = it.seg * segment;
+  it.s1 = min(l.length, it.s0 + segment);
+  return true;
+}
+
 }  // namespace cudagaussian

@@ -40,6 +40,12 @@ constexpr int kThreads = 128;
 // KWay with segments = 0 aims at this many threads per pass (a few per SM slot of a large GPU).
 constexpr int kKWayTargetThreads = 65536;
 constexpr int kKWayMinSegment = 16;
+// Block-parallel in one launch per pass (bp_fused_kernel): blocks of whole lines, about 256
+// threads (measured: 256 beats 512 at SD, HD and Full HD; 128 registers a thread), at most 512;
+// used while a pass has at most this many (line, segment) items per SM.
+constexpr int kFusedMaxThreads = 512;
+constexpr int kFusedTargetThreads = 256;
+constexpr int kFusedMaxItemsPerSm = 1024;
 
 // ---- the two filter families behind one interface ----------------------------------------------
 
@@ -202,10 +208,11 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
 constexpr int kSegment = RecursiveBlur::kBlockSegment;
 constexpr int kWarp = 32;
 
-// Where a line's segment records live: line-major, so that a warp scanning one line reads
-// neighbouring records.
-__device__ inline size_t record_index(int line, int seg, int segments, int d) {
-  return (static_cast<size_t>(line) * segments + seg) * d;
+// Where a segment's record (D floats, `lines` apart) starts in global memory: segment-major,
+// then component, then line, so that threads of neighbouring lines (a warp of columns) read and
+// write neighbouring floats.
+__device__ inline size_t record_index(int line, int seg, int lines, int d) {
+  return static_cast<size_t>(seg) * d * lines + line;
 }
 
 // The segment's samples, all loads issued before any is used (straight-line code: past the
@@ -235,21 +242,25 @@ __device__ inline void load_segment(const Lines& l, const Plane<TIn>& in, int li
 
 // The recursions over a segment, whole (kFull: the 32 samples, no per-sample test) or the
 // line's shorter last one. Carries: F (causal, zero entry) and G~.
+// The carries' components are `stride` floats apart.
 template <bool kFull, class Ops, typename TIn>
 __device__ inline void segment_carries(const PassParams<Ops>& p, const SegmentSamples<TIn>& g, float* f_out,
-                                       float* g_out) {
+                                       float* g_out, size_t stride) {
+  float c[kMaxCarry];
   const float zero[kMaxCarry] = {};
   float y[kSegment];
   typename Ops::State st = Ops::causal_entry(p.k, zero, g.x_prev);
 #pragma unroll
   for (int i = 0; i < kSegment; ++i)
     if (kFull || i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
-  Ops::pack(st, f_out);
+  Ops::pack(st, c);
+  for (int k = 0; k < Ops::kCarry; ++k) f_out[k * stride] = c[k];
   st = Ops::anticausal_entry(p.k, zero, g.x_next1, g.x_next2);
 #pragma unroll
   for (int i = kSegment - 1; i >= 0; --i)
     if (kFull || i < g.count) Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st);
-  Ops::pack(st, g_out);
+  Ops::pack(st, c);
+  for (int k = 0; k < Ops::kCarry; ++k) g_out[k * stride] = c[k];
 }
 
 // Carries: F (causal, zero entry) into `causal`, G~ into `anticausal`.
@@ -260,10 +271,10 @@ bp_carries_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, Pass
   if (!segment_item(l, kSegment, p.segments, it)) return;
   SegmentSamples<TIn> g;
   load_segment(l, in, it.line, it.s0, it.s1, g);
-  float* f_out = causal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
-  float* g_out = anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
-  if (g.count == kSegment) segment_carries<true>(p, g, f_out, g_out);
-  else segment_carries<false>(p, g, f_out, g_out);
+  float* f_out = causal + record_index(it.line, it.seg, l.count, Ops::kCarry);
+  float* g_out = anticausal + record_index(it.line, it.seg, l.count, Ops::kCarry);
+  if (g.count == kSegment) segment_carries<true>(p, g, f_out, g_out, l.count);
+  else segment_carries<false>(p, g, f_out, g_out, l.count);
 }
 
 // y = m x + add (D x D, row-major); y may be x or add.
@@ -302,24 +313,13 @@ __device__ inline void shuffle_vector(float* v, int delta, bool up) {
     v[k] = up ? __shfl_up_sync(0xffffffffu, v[k], delta) : __shfl_down_sync(0xffffffffu, v[k], delta);
 }
 
-template <class Ops, typename TIn>
-__global__ void __launch_bounds__(kThreads)
-bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
+// The scan of one line's records f (S x D) and g (S x D) in shared memory by one warp; x_first
+// and x_edge are the line's first and last samples.
+template <class Ops>
+__device__ inline void scan_line_records(const PassParams<Ops>& p, int lane, float* f, float* g, float x_first,
+                                         float x_edge) {
   constexpr int D = Ops::kCarry;
-  extern __shared__ float records[];
-  // A warp per line, blockDim.x / 32 lines per block.
-  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp, S = p.segments, n = S - 1;
-  const int line = blockIdx.x * (blockDim.x / kWarp) + warp;
-  if (line >= l.count) return;  // whole warps; no block-wide barrier below
-  float* f = records + static_cast<size_t>(warp) * 2 * S * D;  // S x D
-  float* g = f + S * D;                                        // S x D
-  {
-    const size_t base = static_cast<size_t>(line) * S * D;
-    for (int i = lane; i < S * D; i += kWarp) f[i] = causal[base + i], g[i] = anticausal[base + i];
-  }
-  const float x_first = in.load(l, line, 0), x_edge = in.load(l, line, l.length - 1);
-  __syncwarp();
-
+  const int S = p.segments, n = S - 1;
   const int run = p.run, j0 = lane * run, count = max(0, min(run, n - j0));
   const int owner = (n - 1) / run;  // the lane that owns segment n-1
   auto fold = [&](float* v, const float* carry) { mat_vec_add<D>(p.a_full, v, carry, v); };
@@ -377,17 +377,76 @@ bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassPar
     fold(state, carry);
   }
   __syncwarp();
-  {
-    const size_t base = static_cast<size_t>(line) * S * D;
-    for (int i = lane; i < S * D; i += kWarp) causal[base + i] = f[i], anticausal[base + i] = g[i];
+}
+
+// Scan in global memory (multi-launch block-parallel): a thread per line walks its segments in
+// order, the same recurrences as scan_line_records one segment at a time; the records of a batch
+// of segments are loaded before any is used (one wait per batch, not per segment), and
+// neighbouring threads (lines) read neighbouring floats (record_index). Batches of 16 segments
+// for Young–van Vliet (measured: 2.5 µs faster than 8 at 1080p), of 8 for Deriche, whose four
+// carries would take 168 registers at 16 (it ran slower).
+template <class Ops>
+constexpr int kScanBatch = Ops::kCarry == 3 ? 16 : 8;
+
+template <class Ops, typename TIn>
+__global__ void __launch_bounds__(kThreads)
+bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
+  constexpr int D = Ops::kCarry, kBatch = kScanBatch<Ops>;
+  const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  if (line >= l.count) return;
+  const int S = p.segments, n = S - 1;  // segments 0 .. n-1 have A = a_full
+  const size_t lines = l.count;
+  auto at = [&](int seg, int k) { return record_index(line, seg, l.count, D) + k * lines; };
+  const float x_edge = in.load(l, line, l.length - 1);
+
+  // Causal, left to right: each F becomes the segment's entry state, each G~ its G.
+  float state[D];
+  Ops::pack(Ops::left_start(p.k, in.load(l, line, 0)), state);
+  for (int j0 = 0; j0 < n; j0 += kBatch) {
+    float f[kBatch][D], g[kBatch][D];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b)
+      for (int k = 0; k < D; ++k) {
+        const int j = min(j0 + b, n - 1);
+        f[b][k] = causal[at(j, k)], g[b][k] = anticausal[at(j, k)];
+      }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      if (j0 + b >= n) break;
+      float corrected[D];
+      mat_vec_add<D>(p.m_full, state, g[b], corrected);
+      for (int k = 0; k < D; ++k) causal[at(j0 + b, k)] = state[k], anticausal[at(j0 + b, k)] = corrected[k];
+      mat_vec_add<D>(p.a_full, state, f[b], state);
+    }
+  }
+  // The last segment, then the exact right start from the line's end state.
+  float f_last[D], g_last[D], end[D], right[D];
+  for (int k = 0; k < D; ++k) f_last[k] = causal[at(n, k)], g_last[k] = anticausal[at(n, k)];
+  mat_vec_add<D>(p.m_last, state, g_last, g_last);
+  mat_vec_add<D>(p.a_last, state, f_last, end);
+  Ops::pack(Ops::right_start(p.k, Ops::causal_entry(p.k, end, x_edge), x_edge, p.start), right);
+  for (int k = 0; k < D; ++k) causal[at(n, k)] = state[k], anticausal[at(n, k)] = right[k];
+
+  // Anticausal, right to left: from `right` through the last segment, then segments n-1 .. 0.
+  mat_vec_add<D>(p.a_last, right, g_last, state);
+  for (int j1 = n - 1; j1 >= 0; j1 -= kBatch) {
+    float g[kBatch][D];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b)
+      for (int k = 0; k < D; ++k) g[b][k] = anticausal[at(max(j1 - b, 0), k)];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      if (j1 - b < 0) break;
+      for (int k = 0; k < D; ++k) anticausal[at(j1 - b, k)] = state[k];
+      mat_vec_add<D>(p.a_full, state, g[b], state);
+    }
   }
 }
 
-// Apply: each segment from its entry states, the result written once.
-template <bool kFull, class Ops, typename TIn, typename TOut>
+// Apply: each segment from its entry states, the result passed once to store(i, value).
+template <bool kFull, class Ops, typename TIn, class Store>
 __device__ inline void segment_apply(const PassParams<Ops>& p, const SegmentSamples<TIn>& g, const float* entry,
-                                     const float* anticausal_entry, const Plane<TOut>& out, size_t out_first,
-                                     size_t out_step) {
+                                     const float* anticausal_entry, Store&& store) {
   float y[kSegment];
   typename Ops::State st = Ops::causal_entry(p.k, entry, g.x_prev);
 #pragma unroll
@@ -397,8 +456,21 @@ __device__ inline void segment_apply(const PassParams<Ops>& p, const SegmentSamp
 #pragma unroll
   for (int i = kSegment - 1; i >= 0; --i)
     if (kFull || i < g.count)
-      out.store_at(out_first + static_cast<size_t>(i) * out_step,
-                   Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
+      store(i, Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
+}
+
+// A segment's entry states from the global records and its samples, then the segment applied.
+template <class Ops, typename TIn, class Store>
+__device__ inline void apply_from_records(const Lines& l, const Plane<TIn>& in, const float* causal,
+                                          const float* anticausal, const PassParams<Ops>& p, const SegmentItem& it,
+                                          Store&& store) {
+  SegmentSamples<TIn> g;
+  load_segment(l, in, it.line, it.s0, it.s1, g);
+  float c[kMaxCarry], a[kMaxCarry];
+  const size_t at = record_index(it.line, it.seg, l.count, Ops::kCarry);
+  for (int k = 0; k < Ops::kCarry; ++k) c[k] = causal[at + k * l.count], a[k] = anticausal[at + k * l.count];
+  if (g.count == kSegment) segment_apply<true>(p, g, c, a, store);
+  else segment_apply<false>(p, g, c, a, store);
 }
 
 template <class Ops, typename TIn, typename TOut>
@@ -407,13 +479,75 @@ bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, co
                 PassParams<Ops> p) {
   SegmentItem it;
   if (!segment_item(l, kSegment, p.segments, it)) return;
-  SegmentSamples<TIn> g;
-  load_segment(l, in, it.line, it.s0, it.s1, g);
-  const float* c = causal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
-  const float* a = anticausal + record_index(it.line, it.seg, p.segments, Ops::kCarry);
   const size_t first = l.index(it.line, it.s0, out.pitch), step = l.step(out.pitch);
-  if (g.count == kSegment) segment_apply<true>(p, g, c, a, out, first, step);
-  else segment_apply<false>(p, g, c, a, out, first, step);
+  apply_from_records(l, in, causal, anticausal, p, it,
+                     [&](int i, float v) { out.store_at(first + static_cast<size_t>(i) * step, v); });
+}
+
+// Apply of a horizontal pass into float rows of C = 1, 2 or 4 channels: a warp's items are
+// 32 / C whole segments, each C threads (its channels) whose outputs interleave in memory.
+// Written directly, every store of the warp would touch 32 / C pieces of C floats (partial
+// sectors: the horizontal apply was bound by L2 requests); staged in shared memory, the warp
+// writes each segment's 32·C floats as whole 128-byte rows.
+template <class Ops, typename TIn>
+__global__ void __launch_bounds__(kThreads)
+bp_apply_rows_kernel(Lines l, Plane<TIn> in, Plane<float> out, const float* causal, const float* anticausal,
+                     PassParams<Ops> p) {
+  __shared__ float staged[kThreads / kWarp][kWarp][kSegment + 1];  // +1: no bank conflicts on writes
+  const int lane = threadIdx.x % kWarp;
+  float(*mine)[kSegment + 1] = staged[threadIdx.x / kWarp];
+  SegmentItem it{0, 0, 0, 0};
+  const bool active = segment_item(l, kSegment, p.segments, it);
+  if (active) apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { mine[lane][i] = v; });
+  __syncwarp();
+  const int C = l.channels, pixels_per_store = kWarp / C;
+  for (int owner = 0; owner < kWarp; owner += C) {  // the first lane (channel 0) of each segment
+    if (!__shfl_sync(0xffffffffu, active, owner)) break;  // the lanes after it are past the end too
+    const int line = __shfl_sync(0xffffffffu, it.line, owner);
+    const int s0 = __shfl_sync(0xffffffffu, it.s0, owner), count = __shfl_sync(0xffffffffu, it.s1, owner) - s0;
+    const size_t first = l.index(line, s0, out.pitch);  // channel 0 of the segment's first pixel
+    const int c = lane % C;
+    for (int i = lane / C; i < count; i += pixels_per_store)
+      out.store_at(first + static_cast<size_t>(i) * C + c, mine[owner + c][i]);
+  }
+}
+
+// All three steps in one launch, for lines whose segments fit in a block (block_lines of them):
+// the carries go to shared memory instead of global, a warp scans each line there, and each
+// thread applies its segment from the samples it still holds — the input is read once.
+template <class Ops, typename TIn, typename TOut>
+__global__ void __launch_bounds__(kFusedMaxThreads)
+bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int block_lines) {
+  constexpr int D = Ops::kCarry;
+  extern __shared__ float records[];  // per line: f (S x D), then g (S x D)
+  const int S = p.segments;
+  SegmentItem it;
+  int local_line;
+  const bool active = block_segment_item(l, kSegment, S, block_lines, it, local_line);
+  SegmentSamples<TIn> x;
+  float* f = nullptr;
+  float* g = nullptr;
+  if (active) {
+    f = records + static_cast<size_t>(local_line) * 2 * S * D + it.seg * D;
+    g = f + S * D;
+    load_segment(l, in, it.line, it.s0, it.s1, x);
+    if (x.count == kSegment) segment_carries<true>(p, x, f, g, 1);
+    else segment_carries<false>(p, x, f, g, 1);
+  }
+  __syncthreads();
+  const int warps = blockDim.x / kWarp, lane = threadIdx.x % kWarp;
+  for (int ln = threadIdx.x / kWarp; ln < block_lines; ln += warps) {
+    const int line = blockIdx.x * block_lines + ln;
+    if (line >= l.count) break;
+    float* lf = records + static_cast<size_t>(ln) * 2 * S * D;
+    scan_line_records(p, lane, lf, lf + S * D, in.load(l, line, 0), in.load(l, line, l.length - 1));
+  }
+  __syncthreads();
+  if (!active) return;
+  const size_t first = l.index(it.line, it.s0, out.pitch), step = l.step(out.pitch);
+  auto store = [&](int i, float v) { out.store_at(first + static_cast<size_t>(i) * step, v); };
+  if (x.count == kSegment) segment_apply<true>(p, x, f, g, store);
+  else segment_apply<false>(p, x, f, g, store);
 }
 
 // sigma 0 in a direction: that pass only converts.
@@ -507,6 +641,8 @@ struct PassPlan {
   int segment = 0;
   int warmup = 0;
   int block_threads = kThreads;  // one-way, two-way and k-way launches
+  int block_lines = 0;           // bp_fused_kernel: whole lines per block (0: the multi-launch kernels)
+  int scan_threads = kThreads;   // bp_scan_kernel: a thread per line
 };
 
 // Threads per block for the one-way / warmed-up kernels: these have a thread per (line,
@@ -518,7 +654,24 @@ int block_threads_for(long items, int sm_count) {
   return kWarp;
 }
 
-PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int length, int sm_count) {
+// Whole lines per block for bp_fused_kernel, or 0 where a line's segments do not fit in a
+// block. `group`: lines that must share a block (a row's channels; 1 for columns). As many lines
+// as about kFusedTargetThreads threads hold (columns: a power of two up to 32, so that a block's rows of
+// samples are aligned), fewer while that leaves under two blocks per SM.
+int fused_block_lines(int segments, int lines, int group, int sm_count) {
+  const int row_threads = segments * group;
+  if (row_threads > kFusedMaxThreads) return 0;
+  int n = std::max(1, kFusedTargetThreads / row_threads) * group;
+  if (group == 1) {
+    n = std::min(n, kWarp);
+    while (n & (n - 1)) n &= n - 1;
+  }
+  while (n > group && (lines + n - 1) / n < 2L * sm_count) n = group == 1 ? n / 2 : n - group;
+  return n;
+}
+
+PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int length, int group,
+                   RecursiveBlur::Launches launches, int sm_count) {
   PassPlan p;
   if (!(sigma > 0.0)) return p;
   p.identity = false;
@@ -531,6 +684,13 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   p.segments = (length + p.segment - 1) / p.segment;  // no empty segment at the end
   p.warmup = static_cast<int>(std::ceil(s.kappa * sigma));
   p.block_threads = block_threads_for(static_cast<long>(lines) * p.segments, sm_count);
+  p.scan_threads = block_threads_for(lines, sm_count);
+  // One launch where the multi-launch kernels would not fill the GPU (their launches and tails
+  // then dominate; measured: bench_recursive, launches table), three otherwise.
+  const bool small = static_cast<long>(lines) * p.segments <= static_cast<long>(sm_count) * kFusedMaxItemsPerSm;
+  if (s.split == LineSplit::BlockParallel && p.segments > 1 &&
+      (launches == RecursiveBlur::Launches::One || (launches == RecursiveBlur::Launches::Auto && small)))
+    p.block_lines = fused_block_lines(p.segments, lines, group, sm_count);
   return p;
 }
 
@@ -563,18 +723,31 @@ unsigned blocks_for(long items, int threads = kThreads) {
 template <class Ops, typename TIn, typename TOut>
 Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out,
                    float* carries, float* right, const PassParams<Ops>& p, LineSplit split,
-                   int threads, cudaStream_t stream) {
+                   const PassPlan& plan, cudaStream_t stream) {
   const long items = static_cast<long>(l.count) * p.segments;
+  const int threads = plan.block_threads;
+  const unsigned fused_blocks = plan.block_lines ? (l.count + plan.block_lines - 1) / plan.block_lines : 0;
+  const int fused_threads = (plan.block_lines * p.segments + kWarp - 1) / kWarp * kWarp;
   if (p.segments == 1 || split == LineSplit::OneWay) {
     one_way_kernel<Ops, TIn, TOut><<<blocks_for(l.count, threads), threads, 0, stream>>>(l, in, mid, out, p);
+  } else if (split == LineSplit::BlockParallel && plan.block_lines) {
+    const size_t shared = static_cast<size_t>(plan.block_lines) * 2 * p.segments * Ops::kCarry * sizeof(float);
+    bp_fused_kernel<Ops, TIn, TOut><<<fused_blocks, fused_threads, shared, stream>>>(l, in, out, p,
+                                                                                       plan.block_lines);
   } else if (split == LineSplit::BlockParallel) {
     float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
     bp_carries_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, anticausal, p);
-    // As many lines per block (a warp each, up to 4) as 48 KB of shared memory holds.
-    const size_t line_bytes = 2 * static_cast<size_t>(p.segments) * Ops::kCarry * sizeof(float);
-    const int lines = static_cast<int>(std::max<size_t>(1, std::min<size_t>(kThreads / kWarp, 48 * 1024 / line_bytes)));
-    bp_scan_kernel<Ops, TIn><<<static_cast<unsigned>((l.count + lines - 1) / lines), lines * kWarp,
-                               lines * line_bytes, stream>>>(l, in, carries, anticausal, p);
+    bp_scan_kernel<Ops, TIn><<<blocks_for(l.count, plan.scan_threads), plan.scan_threads, 0, stream>>>(
+        l, in, carries, anticausal, p);
+    // Staged rows for Young–van Vliet (measured at 1080p: 28.5 µs instead of 31.3); Deriche's
+    // apply, at 113 registers, lost 3.5 µs to it.
+    if constexpr (std::is_same_v<TOut, float> && Ops::kCarry == 3) {
+      if (!l.vertical && kWarp % l.channels == 0) {
+        bp_apply_rows_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
+        CG_CUDA_TRY(cudaGetLastError());
+        return Status::success();
+      }
+    }
     bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
   } else {
     warm_causal_kernel<Ops, TIn><<<blocks_for(items, threads), threads, 0, stream>>>(l, in, mid, right, p);
@@ -593,9 +766,10 @@ struct PassData {
   PassParams<DericheOps<float>> deriche;
 };
 
-PassData make_pass(const RecursiveSettings& s, double sigma, int lines, int length, int sm_count) {
+PassData make_pass(const RecursiveSettings& s, double sigma, int lines, int length, int group,
+                   RecursiveBlur::Launches launches, int sm_count) {
   PassData pass{};
-  pass.plan = plan_pass(s, sigma, lines, length, sm_count);
+  pass.plan = plan_pass(s, sigma, lines, length, group, launches, sm_count);
   if (pass.plan.identity) return pass;
   if (s.filter == RecursiveFilter::Deriche) {
     const DericheSectionCoeffs c = deriche_section_coefficients(sigma);
@@ -620,8 +794,8 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
     return Status::success();
   }
   if (s.filter == RecursiveFilter::Deriche)
-    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan.block_threads, stream);
-  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan.block_threads, stream);
+    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, stream);
+  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, stream);
 }
 
 template <typename T>
@@ -687,23 +861,17 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
                            double sigma_y) {
   release();
   RecursiveSettings settings = requested;
-  if (settings.split == LineSplit::Auto) settings.split = auto_split(g.width, g.height);
+  if (settings.split == LineSplit::Auto) settings.split = LineSplit::BlockParallel;
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   CG_TRY(validate(settings, sigma_x, sigma_y));
   const int row_samples = g.samples_per_row();
   int device = 0, sm_count = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, sm_count);
-  const PassData py = make_pass(settings, sigma_y, row_samples, g.height, sm_count);
+  // A row's channels share a block in the one-launch kernels (their samples interleave).
+  const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, g.channels, launches_, sm_count);
+  const PassData py = make_pass(settings, sigma_y, row_samples, g.height, 1, launches_, sm_count);
 
-  static_assert(kMaxBlockParallelLength / kBlockSegment * 2 * kMaxCarry * sizeof(float) <= 48 * 1024,
-                "the block-parallel scan's shared memory");
-  if (settings.split == LineSplit::BlockParallel &&
-      std::max(px.plan.segments, py.plan.segments) * kBlockSegment > kMaxBlockParallelLength)
-    return Status::invalid("partitions=block-parallel handles lines of up to " +
-                           std::to_string(kMaxBlockParallelLength) +
-                           " pixels; use partitions=k-way or auto for larger frames");
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;
   CG_TRY(mid_.reserve(plane_floats * sizeof(float)));
   CG_TRY(across_.reserve(plane_floats * sizeof(float)));

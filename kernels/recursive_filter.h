@@ -45,14 +45,6 @@ class RecursiveBlur : public PlaneBlur {
  public:
   // Segment length of BlockParallel: short enough that a 1080-row column makes 34 segments.
   static constexpr int kBlockSegment = 32;
-  // Longest line BlockParallel handles: its scan stages a line's records (two of at most four
-  // floats per segment) in 48 KB of shared memory. Auto splits fall back to KWay beyond it.
-  static constexpr int kMaxBlockParallelLength = 48 * 1024 / (2 * 4 * 4) * kBlockSegment;  // 49152
-  // The split Auto stands for on a plane of this size.
-  static LineSplit auto_split(int width, int height) {
-    return width > kMaxBlockParallelLength || height > kMaxBlockParallelLength ? LineSplit::KWay
-                                                                                : LineSplit::BlockParallel;
-  }
 
   RecursiveBlur();
   ~RecursiveBlur() override;
@@ -73,6 +65,12 @@ class RecursiveBlur : public PlaneBlur {
 
   void release();
 
+  // Bench and tests: block-parallel passes in one launch wherever a block holds a line's
+  // segments (One), always in three (Three), or as measured fastest for the size (Auto: one
+  // launch for passes too small to fill the GPU). Before plan().
+  enum class Launches { Auto, One, Three };
+  void force_launches(Launches launches) { launches_ = launches; }
+
   struct Passes;  // both passes' launch parameters (recursive.cu)
 
  private:
@@ -83,6 +81,7 @@ class RecursiveBlur : public PlaneBlur {
   DeviceBuffer across_;   // the horizontal pass's result, float, one plane
   DeviceBuffer carries_;  // per-segment states, then a right start per line
   size_t carry_floats_ = 0;
+  Launches launches_ = Launches::Auto;
   bool planned_ = false;
 };
 

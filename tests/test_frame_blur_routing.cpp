@@ -50,22 +50,19 @@ CG_TEST(split_and_kappa_resolve_per_algorithm) {
   CHECK(r.recursive.split == cg::LineSplit::OneWay && r.recursive.kappa == 0.5);
 }
 
-CG_TEST(recursive_split_falls_back_to_k_way_on_lines_too_long_for_block_parallel) {
+CG_TEST(recursive_split_is_block_parallel_at_any_line_length) {
   cg::BlurSettings s;
   s.sigma_x = s.sigma_y = 20.0;  // auto: Deriche
   std::vector<cg::PlaneSpec> wide = rgba_frame();
-  wide[0].geometry.width = cg::RecursiveBlur::kMaxBlockParallelLength;
+  wide[0].geometry.width = 100000;  // its scan keeps no line in shared memory: no length limit
   cg::BlurSettings r = cg::FrameBlur::resolved(s, wide);
   CHECK(r.algorithm == cg::Algorithm::Deriche && r.recursive.split == cg::LineSplit::BlockParallel);
-  wide[0].geometry.width += 1;
-  r = cg::FrameBlur::resolved(s, wide);
-  CHECK(r.algorithm == cg::Algorithm::Deriche && r.recursive.split == cg::LineSplit::KWay);
   s.algorithm = cg::Algorithm::YoungVanVliet;  // explicit algorithm, split auto
   r = cg::FrameBlur::resolved(s, wide);
-  CHECK(r.recursive.split == cg::LineSplit::KWay);
-  s.recursive.split = cg::LineSplit::BlockParallel;  // explicit: kept (plan() refuses it with a message)
-  r = cg::FrameBlur::resolved(s, wide);
   CHECK(r.recursive.split == cg::LineSplit::BlockParallel);
+  s.recursive.split = cg::LineSplit::KWay;  // explicit: kept
+  r = cg::FrameBlur::resolved(s, wide);
+  CHECK(r.recursive.split == cg::LineSplit::KWay);
 }
 
 int main() { return cgtest::run_all(); }

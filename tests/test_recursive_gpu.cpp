@@ -35,6 +35,7 @@ struct Case {
   double sigma_x = 2, sigma_y = 2;
   bool constant = false;
   int pad = 0;  // bytes after each row (a multiple of the sample size)
+  RecursiveBlur::Launches launches = RecursiveBlur::Launches::Auto;  // block-parallel
   uint32_t seed = 1;
 };
 
@@ -52,9 +53,11 @@ Case make(int w, int h, int channels, int bytes, int shift, RecursiveFilter f, L
 }
 
 std::string describe(const Case& c) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "%s %s %s u%d C%d%s %dx%d pad %d sigma %g/%g%s",
+  char buf[220];
+  std::snprintf(buf, sizeof buf, "%s %s%s %s u%d C%d%s %dx%d pad %d sigma %g/%g%s",
                 recursive_filter_name(c.s.filter), line_split_name(c.s.split),
+                c.launches == RecursiveBlur::Launches::One ? " (one launch)"
+                : c.launches == RecursiveBlur::Launches::Three ? " (three launches)" : "",
                 start_up_name(c.s.start), c.g.bytes_per_sample * 8, c.g.channels,
                 c.g.shift ? " shift" : "", c.g.width, c.g.height, c.pad, c.sigma_x, c.sigma_y,
                 c.constant ? " constant" : "");
@@ -82,6 +85,7 @@ double run_case(const Case& c, std::string& error, std::string& error_detail) {
     }
 
   RecursiveBlur blur;
+  blur.force_launches(c.launches);
   Status st = blur.plan(g, c.s, c.sigma_x, c.sigma_y);
   if (!st.ok()) { error = "plan: " + st.message; return -1; }
   CudaStream stream;
@@ -190,6 +194,34 @@ CG_TEST(sigmas_and_stability) {
       cases.push_back(make(640, 360, 1, 1, 0, f, LineSplit::BlockParallel, sigma, sigma, 2));
   cases.push_back(make(300, 200, 3, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 7, 0));
   cases.push_back(make(300, 200, 3, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::OneWay, 0, 4));
+  run_cases(cases);
+}
+
+// Block-parallel passes in one launch (blocks of several lines, partial last blocks, more lines
+// than warps, RGBA rows) and in three (where a line has more segments than a block takes: 4500
+// RGBA pixels, 50,000-sample lines), each forced at every size; staged rows (1, 2, 4 channels)
+// and direct ones (3).
+CG_TEST(block_parallel_one_and_three_launches) {
+  std::vector<Case> cases;
+  for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Three}) {
+    std::vector<Case> group = {
+        make(3, 2, 3, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 1, 1),
+        make(33, 65, 2, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 3, 3, 1),
+        make(385, 289, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 5, 5, 12),
+        make(720, 576, 4, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 2, 2),
+        make(1921, 1081, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 10, 10, 4),
+        make(1921, 1081, 1, 2, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 30, 30, 2),
+        make(4500, 9, 4, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 3, 3),
+        make(300, 1300, 2, 1, 0, RecursiveFilter::YoungVanVliet1995, LineSplit::BlockParallel, 200, 200),
+        // Lines longer than the 49,152 samples the former shared-memory scan allowed.
+        make(50000, 2, 1, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 100, 1),
+        make(3, 50001, 1, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 1, 150),
+    };
+    for (Case& c : group) {
+      c.launches = launches;
+      cases.push_back(c);
+    }
+  }
   run_cases(cases);
 }
 
