@@ -153,21 +153,39 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
   return true;
 }
 
+// 8 tightly packed RGBA8 frames on the GPU, each source filled with its own constant, as many
+// destinations, and a stream.
+struct RgbaFrames {
+  static constexpr int kFrames = 8;
+  PlaneGeometry g;
+  std::vector<DeviceBuffer> src{kFrames}, dst{kFrames};
+  CudaStream stream;
+  bool create(int width, int height) {
+    g.width = width, g.height = height, g.channels = 4;
+    const size_t bytes = g.row_bytes() * height;
+    for (int i = 0; i < kFrames; ++i) {
+      REPORT_FAIL(src[i].reserve(bytes), "allocate");
+      REPORT_FAIL(dst[i].reserve(bytes), "allocate");
+      if (cudaMemset(src[i].get(), 11 * i + 5, bytes) != cudaSuccess) return false;
+    }
+    REPORT_FAIL(stream.create(), "stream");
+    return true;
+  }
+  // The median µs of blur.run over the frames (time_op).
+  bool time(const PlaneBlur& blur, int runs, double* us) {
+    auto op = [&](int i) {
+      return blur.run(src[i].get(), g.row_bytes(), dst[i].get(), g.row_bytes(), stream.get());
+    };
+    return time_op(stream.get(), kFrames, 10, runs, op, us);
+  }
+};
+
 // Box passes by how a window's first sum is found: summed directly (cost grows with the width)
 // or from prefix sums (two more kernels per pass, then flat); auto switches above 255 samples.
 bool box_start_table(Csv& csv, const char* device, int runs) {
-  constexpr int kFrames = 8, kWidth = 1920, kHeight = 1080;
-  PlaneGeometry g;
-  g.width = kWidth, g.height = kHeight, g.channels = 4;
-  const size_t bytes = g.row_bytes() * kHeight;
-  std::vector<DeviceBuffer> src(kFrames), dst(kFrames);
-  for (int i = 0; i < kFrames; ++i) {
-    REPORT_FAIL(src[i].reserve(bytes), "allocate");
-    REPORT_FAIL(dst[i].reserve(bytes), "allocate");
-    if (cudaMemset(src[i].get(), 11 * i + 5, bytes) != cudaSuccess) return false;
-  }
-  CudaStream stream;
-  REPORT_FAIL(stream.create(), "stream");
+  constexpr int kWidth = 1920, kHeight = 1080;
+  RgbaFrames frames;
+  if (!frames.create(kWidth, kHeight)) return false;
   const double sigmas[] = {1, 5, 10, 20, 30, 50, 100};
   std::printf("\n### Box, 1920x1080 RGBA8: µs per frame by window start (auto: direct up to 255 samples)\n\n");
   std::printf("| passes | start |");
@@ -183,12 +201,11 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
       for (double sigma : sigmas) {
         const std::vector<int> w = box_widths(sigma, passes);
         BoxBlur box;
-        REPORT_FAIL(box.plan(g, w, w, Border::Replicate), "box plan");
+        REPORT_FAIL(box.plan(frames.g, w, w, Border::Replicate), "box plan");
         box.force_window_start(static_cast<BoxBlur::WindowStart>(start < 3 ? start : 1));
         if (start >= 3) box.force_run(64 << (start - 3));  // direct start, fixed run
-        auto op = [&](int f) { return box.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get()); };
         double us = -1;
-        if (!time_op(stream.get(), kFrames, 10, runs, op, &us)) return false;
+        if (!frames.time(box, runs, &us)) return false;
         std::printf(" %.1f |", us);
         char line[512];
         std::snprintf(line, sizeof line, "box_start,\"%s\",box %d passes %s start,%d,%d,%g,%.3f,,,,", device,
@@ -203,18 +220,8 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
 // Block-parallel passes in one launch (a block holds whole lines) or three (carries, scan,
 // apply), forced, and as RecursiveBlur picks them by size (auto).
 bool launch_table(int width, int height, Csv& csv, const char* device, int runs) {
-  constexpr int kFrames = 8;
-  PlaneGeometry g;
-  g.width = width, g.height = height, g.channels = 4;
-  const size_t bytes = g.row_bytes() * height;
-  std::vector<DeviceBuffer> src(kFrames), dst(kFrames);
-  for (int i = 0; i < kFrames; ++i) {
-    REPORT_FAIL(src[i].reserve(bytes), "allocate");
-    REPORT_FAIL(dst[i].reserve(bytes), "allocate");
-    if (cudaMemset(src[i].get(), 11 * i + 5, bytes) != cudaSuccess) return false;
-  }
-  CudaStream stream;
-  REPORT_FAIL(stream.create(), "stream");
+  RgbaFrames frames;
+  if (!frames.create(width, height)) return false;
   const double sigmas[] = {2, 10, 100};
   std::printf("\n### Block-parallel launches, %dx%d RGBA8: µs per frame\n\n", width, height);
   std::printf("| filter | launches per pass |");
@@ -234,12 +241,9 @@ bool launch_table(int width, int height, Csv& csv, const char* device, int runs)
         rs.split = LineSplit::BlockParallel;
         RecursiveBlur blur;
         blur.force_launches(launches);
-        REPORT_FAIL(blur.plan(g, rs, sigma, sigma), "recursive plan");
-        auto op = [&](int i) {
-          return blur.run(src[i].get(), g.row_bytes(), dst[i].get(), g.row_bytes(), stream.get());
-        };
+        REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
         double us = -1;
-        if (!time_op(stream.get(), kFrames, 10, runs, op, &us)) return false;
+        if (!frames.time(blur, runs, &us)) return false;
         std::printf(" %.1f |", us);
         char line[512];
         std::snprintf(line, sizeof line, "launches,\"%s\",%s block-parallel %s,%d,%d,%g,%.3f,,,,", device,

@@ -12,14 +12,18 @@
 //   carries  each segment (a thread, its 32 samples in registers): the causal carry F from a zero
 //            state, and the anticausal carry G~ of that zero-start causal result (Young–van Vliet)
 //            or of the input (Deriche);
-//   scan     one warp per line: the causal entry state of every segment by an affine scan (from
-//            the exact left start), the exact right start (Triggs–Sdika) from the line's end
-//            state, each G corrected for its segment's true causal entry (G = G~ + M s, M from
-//            the host: Young–van Vliet's anticausal half filters the causal result), and the
+//   scan     per line: the causal entry state of every segment by an affine scan (from the
+//            exact left start), the exact right start (Triggs–Sdika) from the line's end state,
+//            each G corrected for its segment's true causal entry (G = G~ + M s, M from the
+//            host: Young–van Vliet's anticausal half filters the causal result), and the
 //            anticausal entry states by a second scan, right to left;
 //   apply    each segment from its two entry states: causal into registers, anticausal back
 //            over them, the result written once.
-// The result equals the one-way recursion up to float rounding.
+// The records go through global memory, segment-major (record_index), and a thread per line
+// scans them. Where a pass has too few segments to fill the GPU (SD, HD), the three steps run
+// as one launch instead (bp_fused_kernel): a block holds whole lines, the records stay in
+// shared memory and a warp scans each line there. The result equals the one-way recursion up to
+// float rounding.
 
 #include "recursive_filter.h"
 
@@ -383,8 +387,8 @@ __device__ inline void scan_line_records(const PassParams<Ops>& p, int lane, flo
 // order, the same recurrences as scan_line_records one segment at a time; the records of a batch
 // of segments are loaded before any is used (one wait per batch, not per segment), and
 // neighbouring threads (lines) read neighbouring floats (record_index). Batches of 16 segments
-// for Young–van Vliet (measured: 2.5 µs faster than 8 at 1080p), of 8 for Deriche, whose four
-// carries would take 168 registers at 16 (it ran slower).
+// for Young–van Vliet (measured: both passes' scans 2.5 µs faster than with 8 at 1080p), of 8
+// for Deriche, whose four carries would take 168 registers at 16.
 template <class Ops>
 constexpr int kScanBatch = Ops::kCarry == 3 ? 16 : 8;
 
@@ -656,8 +660,8 @@ int block_threads_for(long items, int sm_count) {
 
 // Whole lines per block for bp_fused_kernel, or 0 where a line's segments do not fit in a
 // block. `group`: lines that must share a block (a row's channels; 1 for columns). As many lines
-// as about kFusedTargetThreads threads hold (columns: a power of two up to 32, so that a block's rows of
-// samples are aligned), fewer while that leaves under two blocks per SM.
+// as about kFusedTargetThreads threads hold (columns: a power of two up to 32, so that a
+// block's rows of samples are aligned), fewer while that leaves under two blocks per SM.
 int fused_block_lines(int segments, int lines, int group, int sm_count) {
   const int row_threads = segments * group;
   if (row_threads > kFusedMaxThreads) return 0;
@@ -741,14 +745,14 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
         l, in, carries, anticausal, p);
     // Staged rows for Young–van Vliet (measured at 1080p: 28.5 µs instead of 31.3); Deriche's
     // apply, at 113 registers, lost 3.5 µs to it.
+    bool staged = false;
     if constexpr (std::is_same_v<TOut, float> && Ops::kCarry == 3) {
-      if (!l.vertical && kWarp % l.channels == 0) {
+      staged = !l.vertical && kWarp % l.channels == 0;
+      if (staged)
         bp_apply_rows_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
-        CG_CUDA_TRY(cudaGetLastError());
-        return Status::success();
-      }
     }
-    bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
+    if (!staged)
+      bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
   } else {
     warm_causal_kernel<Ops, TIn><<<blocks_for(items, threads), threads, 0, stream>>>(l, in, mid, right, p);
     warm_anticausal_kernel<Ops, TIn, TOut><<<blocks_for(items, threads), threads, 0, stream>>>(
