@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "border.h"
 #include "line_access.cuh"
@@ -127,26 +128,39 @@ box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, int run, in
     sum = static_cast<float>(extended_prefix(x, p, n, it.s0 + radius + 1, border) -
                              extended_prefix(x, p, n, it.s0 - radius, border));
   } else {
-    for (int k = -radius; k <= radius; ++k) sum += x.load(border_index(it.s0 + k, n, border));
+    // kLoadAhead loads issued before their sums (past the window: 0, which leaves the sum as is).
+    for (int k0 = -radius; k0 <= radius; k0 += kLoadAhead) {
+      float v[kLoadAhead];
+#pragma unroll
+      for (int j = 0; j < kLoadAhead; ++j)
+        v[j] = k0 + j <= radius ? x.load(border_index(it.s0 + k0 + j, n, border)) : 0.0f;
+#pragma unroll
+      for (int j = 0; j < kLoadAhead; ++j) sum += v[j];
+    }
   }
   y.store(it.s0, sum * inv);
-  // Slide: the entering and leaving samples of kLoadAhead outputs loaded before they are used.
+  // Slide: the entering and leaving samples of kLoadAhead outputs loaded before they are used;
+  // whole batches with no per-output test (straight-line code, as line_access.cuh's loops),
+  // then the last, partial one.
   const bool interior = it.s0 - radius >= 0 && it.s1 - 1 + radius < n;
-  for (int i0 = it.s0 + 1; i0 < it.s1; i0 += kLoadAhead) {
+  auto slide = [&](int i0, auto whole) {
     float enter[kLoadAhead], leave[kLoadAhead];
 #pragma unroll
     for (int j = 0; j < kLoadAhead; ++j) {
-      const int i = min(i0 + j, it.s1 - 1);
+      const int i = decltype(whole)::value ? i0 + j : min(i0 + j, it.s1 - 1);
       enter[j] = x.load(interior ? i + radius : border_index(i + radius, n, border));
       leave[j] = x.load(interior ? i - radius - 1 : border_index(i - radius - 1, n, border));
     }
 #pragma unroll
     for (int j = 0; j < kLoadAhead; ++j) {
-      if (i0 + j >= it.s1) break;
+      if (!decltype(whole)::value && i0 + j >= it.s1) break;
       sum += enter[j] - leave[j];
       y.store(i0 + j, sum * inv);
     }
-  }
+  };
+  int i0 = it.s0 + 1;
+  for (; i0 + kLoadAhead <= it.s1; i0 += kLoadAhead) slide(i0, std::true_type{});
+  if (i0 < it.s1) slide(i0, std::false_type{});
 }
 
 unsigned blocks_for(long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
