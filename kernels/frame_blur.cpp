@@ -36,13 +36,12 @@ BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vecto
   BlurSettings s = requested;
   s.algorithm = resolve(requested, planes);
   const bool edge_aware = s.algorithm == Algorithm::EdgeAware;
-  // Recursive Gaussians: block-parallel (exact, and the fastest split at SD to 4K). Edge-aware:
-  // Algorithm C (k-way, kappa 2), measured faster than A and than our exact block-parallel split
-  // with an MSE against A far below 1 (README, bench_edge_aware).
-  const LineSplit recursive_split = LineSplit::BlockParallel;
-  if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::KWay : recursive_split;
+  // Recursive Gaussians: block-parallel (exact, and the fastest exact split at SD to 4K, any
+  // line length). Edge-aware: Algorithm C (k-way, kappa 2), measured faster than A and than our
+  // exact block-parallel split with an MSE against A far below 1 (README, bench_edge_aware).
+  if (s.recursive.split == LineSplit::Auto) s.recursive.split = edge_aware ? LineSplit::KWay : LineSplit::BlockParallel;
   if (requested.algorithm == Algorithm::Auto && s.algorithm == Algorithm::Deriche)
-    s.recursive.split = recursive_split;
+    s.recursive.split = LineSplit::BlockParallel;
   if (s.recursive.kappa < 0.0) s.recursive.kappa = edge_aware ? 2.0 : 4.0;
   return s;
 }
