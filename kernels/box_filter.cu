@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "border.h"
+#include "chained_launch.cuh"
 #include "line_access.cuh"
 
 namespace cudagaussian {
@@ -82,6 +83,7 @@ __device__ inline double extended_prefix(const LineView<T>& x, const double* pre
 template <typename TIn>
 __global__ void __launch_bounds__(kThreads)
 segment_sum_kernel(Lines l, Plane<TIn> in, double* prefix, int segments) {
+  begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, kSegment, segments, it)) return;
   const LineView<TIn> x(in, l, it.line);
@@ -92,6 +94,7 @@ segment_sum_kernel(Lines l, Plane<TIn> in, double* prefix, int segments) {
 // line, an inclusive shuffle scan over 32 sums at a time plus the carry of those before.
 __global__ void __launch_bounds__(kThreads)
 prefix_scan_kernel(int lines, double* prefix, int segments) {
+  begin_chained_kernel();
   const int line = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
   if (line >= lines) return;  // the whole warp leaves together
   double* p = prefix + static_cast<size_t>(line) * (segments + 1);
@@ -116,6 +119,7 @@ template <bool kPrefixStart, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, int run, int runs, int segments,
                 Border border, const double* prefix) {
+  begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, run, runs, it)) return;
   const int n = l.length;
@@ -180,20 +184,22 @@ Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int 
   const int segments = (l.length + kSegment - 1) / kSegment;
   const long items = static_cast<long>(l.count) * segments;
   const bool wide = start == WindowStart::Auto ? 2 * radius + 1 > kDirectWindow : start == WindowStart::Prefix;
+  const bool chained = chaining_supported();  // each pass's launch overlaps the previous one's tail
   if (wide) {
-    segment_sum_kernel<TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, prefix, segments);
-    prefix_scan_kernel<<<blocks_for(32L * l.count), kThreads, 0, stream>>>(l.count, prefix, segments);
+    CG_CUDA_TRY(launch_chained(chained, segment_sum_kernel<TIn>, blocks_for(items), kThreads, 0, stream, l, in, prefix,
+                               segments));
+    CG_CUDA_TRY(launch_chained(chained, prefix_scan_kernel, blocks_for(32L * l.count), kThreads, 0, stream, l.count,
+                               prefix, segments));
   }
   const int run = run_for(l, forced_run);
   const int runs = (l.length + run - 1) / run;
   const unsigned blocks = blocks_for(static_cast<long>(l.count) * runs);
   if (wide)
-    box_pass_kernel<true, TIn, TOut><<<blocks, kThreads, 0, stream>>>(l, in, out, radius, run, runs, segments,
-                                                                      border, prefix);
+    CG_CUDA_TRY(launch_chained(chained, box_pass_kernel<true, TIn, TOut>, blocks, kThreads, 0, stream, l, in, out,
+                               radius, run, runs, segments, border, prefix));
   else
-    box_pass_kernel<false, TIn, TOut><<<blocks, kThreads, 0, stream>>>(l, in, out, radius, run, runs, segments,
-                                                                       border, nullptr);
-  CG_CUDA_TRY(cudaGetLastError());
+    CG_CUDA_TRY(launch_chained(chained, box_pass_kernel<false, TIn, TOut>, blocks, kThreads, 0, stream, l, in, out,
+                               radius, run, runs, segments, border, static_cast<const double*>(nullptr)));
   return Status::success();
 }
 

@@ -45,11 +45,11 @@ Status launch_check();
 }  // namespace cudagaussian
 
 // Returns a failed Status from the enclosing function when a CUDA call fails.
-#define CG_CUDA_TRY(call)                                                          \
-  do {                                                                             \
-    const cudaError_t cg_err_ = (call);                                            \
-    if (cg_err_ != cudaSuccess)                                                    \
-      return ::cudagaussian::cuda_failure(cg_err_, #call, __FILE__, __LINE__);     \
+#define CG_CUDA_TRY(...)                                                               \
+  do {                                                                                 \
+    const cudaError_t cg_err_ = (__VA_ARGS__);                                         \
+    if (cg_err_ != cudaSuccess)                                                        \
+      return ::cudagaussian::cuda_failure(cg_err_, #__VA_ARGS__, __FILE__, __LINE__);  \
   } while (0)
 
 // Propagates a failed Status.

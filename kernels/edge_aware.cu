@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "chained_launch.cuh"
 #include "edge_aware_lines.h"
 #include "plane_blur.h"  // check_run_arguments
 
@@ -76,6 +77,7 @@ template <typename T>
 __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, unsigned mask,
                                      EdgeFilter filter, float ratio_x, float ratio_y, float* h, float* ht,
                                      float* v) {
+  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= g.width || y >= g.height) return;
   auto load = [&](int xx, int yy, int c) {
@@ -93,6 +95,7 @@ __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g
 __global__ void resample_spacing_kernel(const float* guide_h, const float* guide_v, int guide_width,
                                         int guide_height, int width, int height, int sx, int sy,
                                         float* ht, float* v) {
+  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
   ht[static_cast<size_t>(x) * height + y] = resampled_spacing(guide_h, guide_width, guide_height, true, x, y, sx, sy);
@@ -105,6 +108,7 @@ __global__ void resample_spacing_kernel(const float* guide_h, const float* guide
 constexpr int kTile = 32;
 __global__ void __launch_bounds__(kTile * 8)
 transpose_kernel(const float* in, int width, int height, int channels, float* out) {
+  begin_chained_kernel();
   __shared__ float tile[kTile][kTile * kEdgeMaxChannels + 1];
   const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
   for (int dy = threadIdx.y; dy < kTile; dy += blockDim.y) {
@@ -122,14 +126,20 @@ transpose_kernel(const float* in, int width, int height, int channels, float* ou
   }
 }
 
-void launch_transpose(const float* in, int width, int height, int channels, float* out, cudaStream_t stream) {
+// Every launch below is chained (chained_launch.cuh) where `chained`: it overlaps the tail of the
+// kernel before it.
+Status launch_transpose(const float* in, int width, int height, int channels, float* out, bool chained,
+                        cudaStream_t stream) {
   const dim3 grid((width + kTile - 1) / kTile, (height + kTile - 1) / kTile);
-  transpose_kernel<<<grid, dim3(kTile, 8), 0, stream>>>(in, width, height, channels, out);
+  CG_CUDA_TRY(launch_chained(chained, transpose_kernel, grid, dim3(kTile, 8), 0, stream, in, width, height, channels,
+                             out));
+  return Status::success();
 }
 
 template <typename T>
 __global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, int height, int shift,
                                   float* work) {
+  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= row_samples || y >= height) return;
   work[static_cast<size_t>(y) * row_samples + x] = static_cast<float>(src[static_cast<size_t>(y) * pitch + x] >> shift);
@@ -138,6 +148,7 @@ __global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, i
 template <typename T>
 __global__ void store_plane_kernel(const float* work, int row_samples, int height, int shift,
                                    float max_value, T* dst, size_t pitch) {
+  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= row_samples || y >= height) return;
   const float r = fminf(fmaxf(floorf(work[static_cast<size_t>(y) * row_samples + x] + 0.5f), 0.0f), max_value);
@@ -169,6 +180,7 @@ __device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<floa
 template <EdgeFilter kFilter, int kDirection>
 __global__ void __launch_bounds__(kThreads)
 warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out) {
+  begin_chained_kernel();
   EdgeLine<float> l;
   int s0, s1;
   long item;
@@ -185,6 +197,7 @@ enum class BpStage { GaussianCarry, GaussianApply, RfCausalCarry, RfCausalApply,
 template <BpStage kStage>
 __global__ void __launch_bounds__(kThreads)
 bp_segment_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out, float* carries) {
+  begin_chained_kernel();
   EdgeLine<float> l;
   int s0, s1;
   long item;
@@ -231,6 +244,7 @@ __device__ inline SegmentMap shuffle_up(const SegmentMap& m, int delta, int chan
 
 __global__ void bp_scan_kernel(float* carries, int lines, int segments, int channels, int record, int terms,
                                int map_begin, int map_count) {
+  begin_chained_kernel();
   const long warp = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
   if (warp >= static_cast<long>(lines) * map_count) return;  // whole warps leave together
   const int lane = threadIdx.x % kWarp;
@@ -271,43 +285,46 @@ __global__ void bp_scan_kernel(float* carries, int lines, int segments, int chan
 unsigned blocks_for(long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
 
 template <BpStage kStage>
-void launch_bp(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out, float* carries,
-               cudaStream_t stream) {
-  bp_segment_kernel<kStage><<<blocks_for(static_cast<long>(shape.width) * p.segments), kThreads, 0, stream>>>(
-      shape, p, in, mid, out, carries);
+Status launch_bp(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
+                 float* carries, bool chained, cudaStream_t stream) {
+  CG_CUDA_TRY(launch_chained(chained, bp_segment_kernel<kStage>, blocks_for(static_cast<long>(shape.width) * p.segments),
+                             kThreads, 0, stream, shape, p, in, mid, out, carries));
+  return Status::success();
 }
 
-void launch_scan(const PassShape& shape, const PassParams& p, EdgeFilter filter, int map_begin, int map_count,
-                 float* carries, cudaStream_t stream) {
+Status launch_scan(const PassShape& shape, const PassParams& p, EdgeFilter filter, int map_begin, int map_count,
+                   float* carries, bool chained, cudaStream_t stream) {
   const int terms = filter == EdgeFilter::Gaussian ? 2 : 1;
-  bp_scan_kernel<<<blocks_for(static_cast<long>(shape.width) * map_count * kWarp), kThreads, 0, stream>>>(
-      carries, shape.width, p.segments, shape.channels, edge_record_floats(filter, shape.channels), terms, map_begin,
-      map_count);
+  CG_CUDA_TRY(launch_chained(chained, bp_scan_kernel, blocks_for(static_cast<long>(shape.width) * map_count * kWarp),
+                             kThreads, 0, stream, carries, shape.width, p.segments, shape.channels,
+                             edge_record_floats(filter, shape.channels), terms, map_begin, map_count));
+  return Status::success();
 }
 
 // in -> out (through mid and the carries), one direction of one iteration.
 template <EdgeFilter kFilter>
-void launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
-                 float* carries, cudaStream_t stream) {
+Status launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
+                   float* carries, bool chained, cudaStream_t stream) {
   if (p.block_parallel) {
     if constexpr (kFilter == EdgeFilter::Gaussian) {
-      launch_bp<BpStage::GaussianCarry>(shape, p, in, mid, out, carries, stream);
-      launch_scan(shape, p, kFilter, 0, 4, carries, stream);
-      launch_bp<BpStage::GaussianApply>(shape, p, in, mid, out, carries, stream);
+      CG_TRY(launch_bp<BpStage::GaussianCarry>(shape, p, in, mid, out, carries, chained, stream));
+      CG_TRY(launch_scan(shape, p, kFilter, 0, 4, carries, chained, stream));
+      CG_TRY(launch_bp<BpStage::GaussianApply>(shape, p, in, mid, out, carries, chained, stream));
     } else {
-      launch_bp<BpStage::RfCausalCarry>(shape, p, in, mid, out, carries, stream);
-      launch_scan(shape, p, kFilter, 0, 1, carries, stream);
-      launch_bp<BpStage::RfCausalApply>(shape, p, in, mid, out, carries, stream);
-      launch_scan(shape, p, kFilter, 1, 1, carries, stream);
-      launch_bp<BpStage::RfAnticausalApply>(shape, p, in, mid, out, carries, stream);
+      CG_TRY(launch_bp<BpStage::RfCausalCarry>(shape, p, in, mid, out, carries, chained, stream));
+      CG_TRY(launch_scan(shape, p, kFilter, 0, 1, carries, chained, stream));
+      CG_TRY(launch_bp<BpStage::RfCausalApply>(shape, p, in, mid, out, carries, chained, stream));
+      CG_TRY(launch_scan(shape, p, kFilter, 1, 1, carries, chained, stream));
+      CG_TRY(launch_bp<BpStage::RfAnticausalApply>(shape, p, in, mid, out, carries, chained, stream));
     }
-    return;
+    return Status::success();
   }
   // Two launches: the RF's anticausal warm-up reads the causal results of the next segments
   // (the Gaussian's would not need the barrier; fusing its halves is a possible saving).
   const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
-  warm_kernel<kFilter, 0><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
-  warm_kernel<kFilter, 1><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+  CG_CUDA_TRY(launch_chained(chained, warm_kernel<kFilter, 0>, blocks, kThreads, 0, stream, shape, p, in, mid, out));
+  CG_CUDA_TRY(launch_chained(chained, warm_kernel<kFilter, 1>, blocks, kThreads, 0, stream, shape, p, in, mid, out));
+  return Status::success();
 }
 
 // Per iteration, with `cur` the filtered plane and `tmp` the other buffer: the horizontal pass
@@ -316,36 +333,36 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
 template <typename T>
 Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t src_pitch, void* dst,
                  size_t dst_pitch, const float* ht, const float* v, float* a, float* b, float* mid,
-                 float* carries, cudaStream_t stream) {
+                 float* carries, bool chained, cudaStream_t stream) {
   const PlaneGeometry& g = pp.g;
   const int row_samples = g.samples_per_row();
   const dim3 grid = grid_2d(row_samples, g.height);
-  load_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(static_cast<const T*>(src), src_pitch / sizeof(T),
-                                                      row_samples, g.height, g.shift, a);
+  CG_CUDA_TRY(launch_chained(chained, load_plane_kernel<T>, grid, kBlock2d, 0, stream, static_cast<const T*>(src),
+                             src_pitch / sizeof(T), row_samples, g.height, g.shift, a));
   const PassShape across{g.height, g.width, g.channels, ht};  // on the transposed plane
   const PassShape down{g.width, g.height, g.channels, v};
   auto pass = [&](const PassShape& shape, const PassParams& p, const float* in, float* out) {
-    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(shape, p, in, mid, out, carries, stream);
-    else launch_pass<EdgeFilter::Gaussian>(shape, p, in, mid, out, carries, stream);
+    if (filter == EdgeFilter::Rf) return launch_pass<EdgeFilter::Rf>(shape, p, in, mid, out, carries, chained, stream);
+    return launch_pass<EdgeFilter::Gaussian>(shape, p, in, mid, out, carries, chained, stream);
   };
   float* cur = a;
   float* tmp = b;
   for (size_t i = 0; i < pp.x.size(); ++i) {
     if (!pp.x[i].identity) {
-      launch_transpose(cur, g.width, g.height, g.channels, tmp, stream);
-      pass(across, pp.x[i], tmp, cur);
-      launch_transpose(cur, g.height, g.width, g.channels, tmp, stream);
+      CG_TRY(launch_transpose(cur, g.width, g.height, g.channels, tmp, chained, stream));
+      CG_TRY(pass(across, pp.x[i], tmp, cur));
+      CG_TRY(launch_transpose(cur, g.height, g.width, g.channels, tmp, chained, stream));
       std::swap(cur, tmp);
     }
     if (!pp.y[i].identity) {
-      pass(down, pp.y[i], cur, tmp);
+      CG_TRY(pass(down, pp.y[i], cur, tmp));
       std::swap(cur, tmp);
     }
   }
-  store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(cur, row_samples, g.height, g.shift,
-                                                       static_cast<float>(g.max_value()),
-                                                       static_cast<T*>(dst), dst_pitch / sizeof(T));
-  return launch_check();
+  CG_CUDA_TRY(launch_chained(chained, store_plane_kernel<T>, grid, kBlock2d, 0, stream, static_cast<const float*>(cur),
+                             row_samples, g.height, g.shift, static_cast<float>(g.max_value()), static_cast<T*>(dst),
+                             dst_pitch / sizeof(T)));
+  return Status::success();
 }
 
 size_t pixels(const PlaneGeometry& g) { return static_cast<size_t>(g.width) * g.height; }
@@ -450,15 +467,15 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
   auto* guide_ht = static_cast<float*>(guide_ht_.get());
   auto* guide_v = static_cast<float*>(guide_v_.get());
   const EdgeFilter filter = plan_->settings.filter;
+  const bool chained = chaining_supported();
   if (g0.bytes_per_sample == 1)
-    guide_spacing_kernel<uint8_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
-        static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask, filter, plan_->ratio_x,
-        plan_->ratio_y, guide_h, guide_ht, guide_v);
+    CG_CUDA_TRY(launch_chained(chained, guide_spacing_kernel<uint8_t>, grid_2d(g0.width, g0.height), kBlock2d, 0,
+                               stream, static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask,
+                               filter, plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v));
   else
-    guide_spacing_kernel<uint16_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
-        static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t), g0, plan_->mask, filter,
-        plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v);
-  CG_TRY(launch_check());
+    CG_CUDA_TRY(launch_chained(chained, guide_spacing_kernel<uint16_t>, grid_2d(g0.width, g0.height), kBlock2d, 0,
+                               stream, static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t),
+                               g0, plan_->mask, filter, plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v));
 
   auto* a = static_cast<float*>(work_a_.get());
   auto* b = static_cast<float*>(work_b_.get());
@@ -476,18 +493,19 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
       const bool same_grid = i > 1 && before.g.width == pp.g.width && before.g.height == pp.g.height &&
                              before.subsample_x == pp.subsample_x && before.subsample_y == pp.subsample_y;
       if (!same_grid)
-        resample_spacing_kernel<<<grid_2d(pp.g.width, pp.g.height), kBlock2d, 0, stream>>>(
-            guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
-            pv);
+        CG_CUDA_TRY(launch_chained(chained, resample_spacing_kernel, grid_2d(pp.g.width, pp.g.height), kBlock2d, 0,
+                                   stream, static_cast<const float*>(guide_h), static_cast<const float*>(guide_v),
+                                   g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
+                                   pv));
       ht = pht;
       v = pv;
     }
     if (pp.g.bytes_per_sample == 1)
       CG_TRY(run_plane<uint8_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a, b,
-                                mid, carries, stream));
+                                mid, carries, chained, stream));
     else
       CG_TRY(run_plane<uint16_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a,
-                                 b, mid, carries, stream));
+                                 b, mid, carries, chained, stream));
   }
   return Status::success();
 }
