@@ -14,7 +14,7 @@
 // of Lee, Ko and Choe 2014.
 //
 // Launches: block-parallel with each pass in one launch (a block holds whole lines) and in three,
-// at 1080p, SD, HD and 4K (`--only launches` for this alone).
+// at 1080p, CIF, SD, HD and 4K (`--only launches` for this alone).
 //
 // Usage: bench_recursive [--csv PATH] [--quick] [--data DIR] [--only VARIANT-TEXT] (speed of those variants only). Without a GPU: a skip line, exit 0.
 
@@ -373,7 +373,8 @@ int main(int argc, char** argv) {
   ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name, opt) && ok;
   if (opt.wanted("box")) ok = box_start_table(csv, prop.name, runs) && ok;
   if (opt.wanted("block-parallel launches"))
-    for (const auto& size : {std::pair{1920, 1080}, std::pair{720, 576}, std::pair{1280, 720}, std::pair{3840, 2160}})
+    for (const auto& size : {std::pair{1920, 1080}, std::pair{352, 288}, std::pair{720, 576}, std::pair{1280, 720},
+                             std::pair{3840, 2160}})
       ok = launch_table(size.first, size.second, csv, prop.name, runs) && ok;
 
   if (!opt.only.empty()) return ok ? 0 : 1;  // --only: the speed tables alone

@@ -20,9 +20,13 @@
 //   apply    each segment from its two entry states: causal into registers, anticausal back
 //            over them, the result written once.
 // The records go through global memory, segment-major (record_index), and a thread per line
-// scans them. Where a pass has too few segments to fill the GPU (SD, HD), the three steps run
-// as one launch instead (bp_fused_kernel): a block holds whole lines, the records stay in
-// shared memory and a warp scans each line there. The result equals the one-way recursion up to
+// scans them. For Young–van Vliet the horizontal apply also computes the vertical pass's
+// carries from its results, tile by tile in shared memory (bp_apply_rows_tile_kernel), so that
+// the float plane between the passes is read once, not twice. Where a pass has too few
+// segments to fill the GPU (below SD), the three steps run as one launch instead
+// (bp_fused_kernel): a block holds whole lines, the records stay in shared memory and a warp
+// scans each line there. The kernels are launched chained (chained_launch.cuh): each one's
+// launch overlaps the tail of the one before. The result equals the one-way recursion up to
 // float rounding.
 
 #include "recursive_filter.h"
@@ -34,6 +38,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "chained_launch.cuh"
 #include "line_access.cuh"
 #include "recursive_sections.h"
 
@@ -46,10 +51,13 @@ constexpr int kKWayTargetThreads = 65536;
 constexpr int kKWayMinSegment = 16;
 // Block-parallel in one launch per pass (bp_fused_kernel): blocks of whole lines, about 256
 // threads (measured: 256 beats 512 at SD, HD and Full HD; 128 registers a thread), at most 512;
-// used while a pass has at most this many (line, segment) items per SM.
+// used while a pass has at most this many (line, segment) items per SM. Measured on an H200
+// against the three launches, chained (bench_recursive, launches table): one launch wins at
+// CIF (~100 items per SM: Young–van Vliet 20.8 against 22.0 µs, Deriche 25.1 against 27.8) and
+// loses from SD (~400: 36.8 against 34.8, 48.6 against 43.6).
 constexpr int kFusedMaxThreads = 512;
 constexpr int kFusedTargetThreads = 256;
-constexpr int kFusedMaxItemsPerSm = 1024;
+constexpr int kFusedMaxItemsPerSm = 256;
 
 // ---- the two filter families behind one interface ----------------------------------------------
 
@@ -141,6 +149,7 @@ struct PassParams {
 template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassParams<Ops> p) {
+  begin_chained_kernel();
   const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= l.count) return;
   int line, seg;
@@ -162,6 +171,7 @@ one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassPa
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 warm_causal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* right, PassParams<Ops> p) {
+  begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, p.segment, p.segments, it)) return;
   const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
@@ -182,6 +192,7 @@ template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, const float* right,
                        PassParams<Ops> p) {
+  begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, p.segment, p.segments, it)) return;
   const int line = it.line, s0 = it.s0, s1 = it.s1;
@@ -271,6 +282,7 @@ __device__ inline void segment_carries(const PassParams<Ops>& p, const SegmentSa
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 bp_carries_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
+  begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, kSegment, p.segments, it)) return;
   SegmentSamples<TIn> g;
@@ -395,53 +407,69 @@ constexpr int kScanBatch = Ops::kCarry == 3 ? 16 : 8;
 template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassParams<Ops> p) {
+  begin_chained_kernel();
   constexpr int D = Ops::kCarry, kBatch = kScanBatch<Ops>;
   const int line = blockIdx.x * blockDim.x + threadIdx.x;
   if (line >= l.count) return;
   const int S = p.segments, n = S - 1;  // segments 0 .. n-1 have A = a_full
-  const size_t lines = l.count;
-  auto at = [&](int seg, int k) { return record_index(line, seg, l.count, D) + k * lines; };
+  // record_index + k·lines in 32 bits (RecursiveBlur::plan keeps the records under 2^32
+  // floats), as a batch's first offset plus a multiple of `lines` known at compile time: a
+  // multiply-add per access instead of 64-bit index arithmetic (this kernel is one warp per SM,
+  // so its time is its instruction count).
+  const unsigned lines = l.count;
+  auto first = [&](int seg) { return static_cast<unsigned>(seg * D) * lines + static_cast<unsigned>(line); };
+  auto at = [&](unsigned base, int b, int k) { return base + static_cast<unsigned>(b * D + k) * lines; };
   const float x_edge = in.load(l, line, l.length - 1);
 
   // Causal, left to right: each F becomes the segment's entry state, each G~ its G.
   float state[D];
   Ops::pack(Ops::left_start(p.k, in.load(l, line, 0)), state);
   for (int j0 = 0; j0 < n; j0 += kBatch) {
+    const unsigned base = first(j0);
+    const int count = min(kBatch, n - j0);
     float f[kBatch][D], g[kBatch][D];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b)
+#pragma unroll
       for (int k = 0; k < D; ++k) {
-        const int j = min(j0 + b, n - 1);
-        f[b][k] = causal[at(j, k)], g[b][k] = anticausal[at(j, k)];
+        f[b][k] = b < count ? causal[at(base, b, k)] : 0.0f;
+        g[b][k] = b < count ? anticausal[at(base, b, k)] : 0.0f;
       }
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
-      if (j0 + b >= n) break;
+      if (b >= count) break;
       float corrected[D];
       mat_vec_add<D>(p.m_full, state, g[b], corrected);
-      for (int k = 0; k < D; ++k) causal[at(j0 + b, k)] = state[k], anticausal[at(j0 + b, k)] = corrected[k];
+#pragma unroll
+      for (int k = 0; k < D; ++k) causal[at(base, b, k)] = state[k], anticausal[at(base, b, k)] = corrected[k];
       mat_vec_add<D>(p.a_full, state, f[b], state);
     }
   }
   // The last segment, then the exact right start from the line's end state.
+  const unsigned last = first(n);
   float f_last[D], g_last[D], end[D], right[D];
-  for (int k = 0; k < D; ++k) f_last[k] = causal[at(n, k)], g_last[k] = anticausal[at(n, k)];
+  for (int k = 0; k < D; ++k) f_last[k] = causal[at(last, 0, k)], g_last[k] = anticausal[at(last, 0, k)];
   mat_vec_add<D>(p.m_last, state, g_last, g_last);
   mat_vec_add<D>(p.a_last, state, f_last, end);
   Ops::pack(Ops::right_start(p.k, Ops::causal_entry(p.k, end, x_edge), x_edge, p.start), right);
-  for (int k = 0; k < D; ++k) causal[at(n, k)] = state[k], anticausal[at(n, k)] = right[k];
+  for (int k = 0; k < D; ++k) causal[at(last, 0, k)] = state[k], anticausal[at(last, 0, k)] = right[k];
 
-  // Anticausal, right to left: from `right` through the last segment, then segments n-1 .. 0.
+  // Anticausal, right to left: from `right` through the last segment, then segments n-1 .. 0,
+  // a batch being segments j1 - kBatch + 1 .. j1 (b = kBatch - 1 .. 0).
   mat_vec_add<D>(p.a_last, right, g_last, state);
   for (int j1 = n - 1; j1 >= 0; j1 -= kBatch) {
+    const int count = min(kBatch, j1 + 1), j0 = j1 - kBatch + 1;  // j0 may be negative
+    const unsigned base = static_cast<unsigned>(j0 * D) * lines + static_cast<unsigned>(line);  // wraps; offsets below do not
     float g[kBatch][D];
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b)
-      for (int k = 0; k < D; ++k) g[b][k] = anticausal[at(max(j1 - b, 0), k)];
+    for (int b = kBatch - 1; b >= 0; --b)
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      if (j1 - b < 0) break;
-      for (int k = 0; k < D; ++k) anticausal[at(j1 - b, k)] = state[k];
+      for (int k = 0; k < D; ++k) g[b][k] = kBatch - 1 - b < count ? anticausal[at(base, b, k)] : 0.0f;
+#pragma unroll
+    for (int b = kBatch - 1; b >= 0; --b) {
+      if (kBatch - 1 - b >= count) break;
+#pragma unroll
+      for (int k = 0; k < D; ++k) anticausal[at(base, b, k)] = state[k];
       mat_vec_add<D>(p.a_full, state, g[b], state);
     }
   }
@@ -481,6 +509,7 @@ template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, const float* anticausal,
                 PassParams<Ops> p) {
+  begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, kSegment, p.segments, it)) return;
   const size_t first = l.index(it.line, it.s0, out.pitch), step = l.step(out.pitch);
@@ -497,6 +526,7 @@ template <class Ops, typename TIn>
 __global__ void __launch_bounds__(kThreads)
 bp_apply_rows_kernel(Lines l, Plane<TIn> in, Plane<float> out, const float* causal, const float* anticausal,
                      PassParams<Ops> p) {
+  begin_chained_kernel();
   __shared__ float staged[kThreads / kWarp][kWarp][kSegment + 1];  // +1: no bank conflicts on writes
   const int lane = threadIdx.x % kWarp;
   float(*mine)[kSegment + 1] = staged[threadIdx.x / kWarp];
@@ -516,12 +546,57 @@ bp_apply_rows_kernel(Lines l, Plane<TIn> in, Plane<float> out, const float* caus
   }
 }
 
+// Young–van Vliet's horizontal apply fused with the vertical pass's carries (C = 1, 2 or 4): a
+// block owns a tile of kSegment rows × kTileSamples samples (4 / C row segments a row, a thread
+// each) — exactly one vertical segment of kTileSamples columns. Its results meet in shared
+// memory, go out as whole rows, and each thread then runs the carries of one column of the tile
+// from there: the vertical pass's carries kernel, which would read the whole float plane back,
+// is not launched. (Deriche's vertical carries also read the samples just above and below the
+// segment, outside the tile.)
+constexpr int kTileSamples = kThreads;
+
+template <typename TIn>
+__global__ void __launch_bounds__(kThreads)
+bp_apply_rows_tile_kernel(Lines rows, Lines columns, Plane<TIn> in, Plane<float> out, const float* causal,
+                          const float* anticausal, PassParams<YvvOps<float>> p,
+                          PassParams<YvvOps<float>> p_columns, float* column_causal, float* column_anticausal,
+                          int tiles_x) {
+  begin_chained_kernel();
+  __shared__ float tile[kSegment][kTileSamples + 4];  // +4: a warp's 8 rows × 4 channels hit 32 banks
+  const int C = rows.channels, tx = blockIdx.x % tiles_x, ty = blockIdx.x / tiles_x;
+  const int r = threadIdx.x / 4, u = threadIdx.x % 4, c = u % C, seg_in_tile = u / C;
+  const int height = columns.length, row = ty * kSegment + r;
+  SegmentItem it;
+  it.line = row * C + c;
+  it.seg = tx * (4 / C) + seg_in_tile;
+  it.s0 = it.seg * kSegment;
+  it.s1 = min(rows.length, it.s0 + kSegment);
+  if (row < height && it.s0 < rows.length)
+    apply_from_records(rows, in, causal, anticausal, p, it,
+                       [&](int i, float v) { tile[r][(seg_in_tile * kSegment + i) * C + c] = v; });
+  __syncthreads();
+  const int column = tx * kTileSamples + threadIdx.x, tile_rows = min(kSegment, height - ty * kSegment);
+  if (column >= columns.count) return;
+  SegmentSamples<float> g;
+  g.count = tile_rows;
+  g.x_prev = g.x_next1 = g.x_next2 = 0.0f;  // Young–van Vliet's carries do not read them
+#pragma unroll
+  for (int i = 0; i < kSegment; ++i) {
+    g.x[i] = tile[min(i, tile_rows - 1)][threadIdx.x];
+    if (i < tile_rows) out.data[static_cast<size_t>(ty * kSegment + i) * out.pitch + column] = g.x[i];
+  }
+  const size_t at = record_index(column, ty, columns.count, 3);
+  if (g.count == kSegment) segment_carries<true>(p_columns, g, column_causal + at, column_anticausal + at, columns.count);
+  else segment_carries<false>(p_columns, g, column_causal + at, column_anticausal + at, columns.count);
+}
+
 // All three steps in one launch, for lines whose segments fit in a block (block_lines of them):
 // the carries go to shared memory instead of global, a warp scans each line there, and each
 // thread applies its segment from the samples it still holds — the input is read once.
 template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kFusedMaxThreads)
 bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int block_lines) {
+  begin_chained_kernel();
   constexpr int D = Ops::kCarry;
   extern __shared__ float records[];  // per line: f (S x D), then g (S x D)
   const int S = p.segments;
@@ -558,6 +633,7 @@ bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int 
 template <typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
 copy_kernel(Lines l, Plane<TIn> in, Plane<TOut> out) {
+  begin_chained_kernel();
   const long t = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= static_cast<long>(l.count) * l.length) return;
   const int line = static_cast<int>(t % l.count), i = static_cast<int>(t / l.count);
@@ -647,6 +723,7 @@ struct PassPlan {
   int block_threads = kThreads;  // one-way, two-way and k-way launches
   int block_lines = 0;           // bp_fused_kernel: whole lines per block (0: the multi-launch kernels)
   int scan_threads = kThreads;   // bp_scan_kernel: a thread per line
+  bool chained = false;          // launches overlap the previous kernel's tail (launch_chained)
 };
 
 // Threads per block for the one-way / warmed-up kernels: these have a thread per (line,
@@ -724,41 +801,64 @@ unsigned blocks_for(long items, int threads = kThreads) {
   return static_cast<unsigned>((items + threads - 1) / threads);
 }
 
+// Young–van Vliet block-parallel in three launches per pass: the horizontal apply also leaves
+// the vertical pass's carries (bp_apply_rows_tile_kernel), in `carries`.
+struct ColumnCarries {
+  Lines columns;
+  const PassParams<YvvOps<float>>* params;
+  float* carries;
+};
+
 template <class Ops, typename TIn, typename TOut>
 Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out,
                    float* carries, float* right, const PassParams<Ops>& p, LineSplit split,
-                   const PassPlan& plan, cudaStream_t stream) {
+                   const PassPlan& plan, const ColumnCarries* fused, cudaStream_t stream) {
   const long items = static_cast<long>(l.count) * p.segments;
   const int threads = plan.block_threads;
   const unsigned fused_blocks = plan.block_lines ? (l.count + plan.block_lines - 1) / plan.block_lines : 0;
   const int fused_threads = (plan.block_lines * p.segments + kWarp - 1) / kWarp * kWarp;
   if (p.segments == 1 || split == LineSplit::OneWay) {
-    one_way_kernel<Ops, TIn, TOut><<<blocks_for(l.count, threads), threads, 0, stream>>>(l, in, mid, out, p);
+    CG_CUDA_TRY(launch_chained(plan.chained, one_way_kernel<Ops, TIn, TOut>, blocks_for(l.count, threads), threads, 0,
+                               stream, l, in, mid, out, p));
   } else if (split == LineSplit::BlockParallel && plan.block_lines) {
     const size_t shared = static_cast<size_t>(plan.block_lines) * 2 * p.segments * Ops::kCarry * sizeof(float);
-    bp_fused_kernel<Ops, TIn, TOut><<<fused_blocks, fused_threads, shared, stream>>>(l, in, out, p,
-                                                                                       plan.block_lines);
+    // Not chained: measured slower so (SD Deriche 53.0 against 48.7 µs), its large blocks
+    // waiting beside the previous kernel's tail.
+    CG_CUDA_TRY(launch_chained(false, bp_fused_kernel<Ops, TIn, TOut>, fused_blocks, fused_threads, shared, stream, l,
+                               in, out, p, plan.block_lines));
   } else if (split == LineSplit::BlockParallel) {
     float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
-    bp_carries_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, carries, anticausal, p);
-    bp_scan_kernel<Ops, TIn><<<blocks_for(l.count, plan.scan_threads), plan.scan_threads, 0, stream>>>(
-        l, in, carries, anticausal, p);
+    if (!(fused && l.vertical))  // else the horizontal apply left this pass's carries
+      CG_CUDA_TRY(launch_chained(plan.chained, bp_carries_kernel<Ops, TIn>, blocks_for(items), kThreads, 0, stream, l,
+                                 in, carries, anticausal, p));
+    CG_CUDA_TRY(launch_chained(plan.chained, bp_scan_kernel<Ops, TIn>, blocks_for(l.count, plan.scan_threads),
+                               plan.scan_threads, 0, stream, l, in, carries, anticausal, p));
     // Staged rows for Young–van Vliet (measured at 1080p: 28.5 µs instead of 31.3); Deriche's
     // apply, at 113 registers, lost 3.5 µs to it.
     bool staged = false;
     if constexpr (std::is_same_v<TOut, float> && Ops::kCarry == 3) {
       staged = !l.vertical && kWarp % l.channels == 0;
-      if (staged)
-        bp_apply_rows_kernel<Ops, TIn><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
+      if (staged && fused) {
+        const int tiles_x = (fused->columns.count + kTileSamples - 1) / kTileSamples;
+        const int tiles_y = (fused->columns.length + kSegment - 1) / kSegment;
+        float* column_anticausal =
+            fused->carries + static_cast<size_t>(fused->columns.count) * fused->params->segments * Ops::kCarry;
+        CG_CUDA_TRY(launch_chained(plan.chained, bp_apply_rows_tile_kernel<TIn>, static_cast<unsigned>(tiles_x) * tiles_y,
+                                   kThreads, 0, stream, l, fused->columns, in, out, carries, anticausal, p,
+                                   *fused->params, fused->carries, column_anticausal, tiles_x));
+      } else if (staged)
+        CG_CUDA_TRY(launch_chained(plan.chained, bp_apply_rows_kernel<Ops, TIn>, blocks_for(items), kThreads, 0, stream,
+                                   l, in, out, carries, anticausal, p));
     }
     if (!staged)
-      bp_apply_kernel<Ops, TIn, TOut><<<blocks_for(items), kThreads, 0, stream>>>(l, in, out, carries, anticausal, p);
+      CG_CUDA_TRY(launch_chained(plan.chained, bp_apply_kernel<Ops, TIn, TOut>, blocks_for(items), kThreads, 0, stream,
+                                 l, in, out, carries, anticausal, p));
   } else {
-    warm_causal_kernel<Ops, TIn><<<blocks_for(items, threads), threads, 0, stream>>>(l, in, mid, right, p);
-    warm_anticausal_kernel<Ops, TIn, TOut><<<blocks_for(items, threads), threads, 0, stream>>>(
-        l, in, mid, out, right, p);
+    CG_CUDA_TRY(launch_chained(plan.chained, warm_causal_kernel<Ops, TIn>, blocks_for(items, threads), threads, 0,
+                               stream, l, in, mid, right, p));
+    CG_CUDA_TRY(launch_chained(plan.chained, warm_anticausal_kernel<Ops, TIn, TOut>, blocks_for(items, threads),
+                               threads, 0, stream, l, in, mid, out, right, p));
   }
-  CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }
 
@@ -791,21 +891,22 @@ PassData make_pass(const RecursiveSettings& s, double sigma, int lines, int leng
 template <typename TIn, typename TOut>
 Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l,
                 const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out, float* carries,
-                float* right, cudaStream_t stream) {
+                float* right, const ColumnCarries* fused, cudaStream_t stream) {
   if (pass.plan.identity) {
-    copy_kernel<TIn, TOut><<<blocks_for(static_cast<long>(l.count) * l.length), kThreads, 0, stream>>>(l, in, out);
-    CG_CUDA_TRY(cudaGetLastError());
+    CG_CUDA_TRY(launch_chained(pass.plan.chained, copy_kernel<TIn, TOut>,
+                               blocks_for(static_cast<long>(l.count) * l.length), kThreads, 0, stream, l, in, out));
     return Status::success();
   }
   if (s.filter == RecursiveFilter::Deriche)
-    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, stream);
-  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, stream);
+    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, nullptr, stream);
+  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, fused, stream);
 }
 
 template <typename T>
 Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings& s,
                  const PlaneGeometry& g, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
-                 float* mid, float* across, float* carries, float* right, cudaStream_t stream) {
+                 float* mid, float* across, float* carries, float* column_carries, float* right,
+                 cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
@@ -814,9 +915,20 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
   Plane<float> a{across, static_cast<size_t>(row_samples), 0, 0.0f};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
   const Lines columns{true, row_samples, g.height, g.channels};
-  CG_TRY(run_pass(px, s, rows, in, m, a, carries, right, stream));
-  return run_pass(py, s, columns, a, m, out, carries, right, stream);
+  // Young–van Vliet's vertical carries from the horizontal apply where both passes take three
+  // launches (measured at 1080p: bench_recursive, launches table).
+  auto three = [](const PassPlan& q) { return !q.identity && q.segments > 1 && q.block_lines == 0; };
+  ColumnCarries column_records{columns, &py.yvv, column_carries};
+  const ColumnCarries* fused = s.filter != RecursiveFilter::Deriche && s.split == LineSplit::BlockParallel &&
+                                       three(px.plan) && three(py.plan) && 4 % g.channels == 0
+                                   ? &column_records
+                                   : nullptr;
+  CG_TRY(run_pass(px, s, rows, in, m, a, carries, right, fused, stream));
+  return run_pass(py, s, columns, a, m, out, column_carries, right, fused, stream);
 }
+
+// Floats of one pass's block-parallel records: a causal and an anticausal carry per segment.
+size_t record_floats(int lines, int segments) { return static_cast<size_t>(lines) * segments * kMaxCarry * 2; }
 
 }  // namespace
 
@@ -873,18 +985,21 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   // A row's channels share a block in the one-launch kernels (their samples interleave).
-  const PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, g.channels, launches_, sm_count);
-  const PassData py = make_pass(settings, sigma_y, row_samples, g.height, 1, launches_, sm_count);
+  PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, g.channels, launches_, sm_count);
+  PassData py = make_pass(settings, sigma_y, row_samples, g.height, 1, launches_, sm_count);
+  px.plan.chained = py.plan.chained = chaining_supported();
 
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;
   CG_TRY(mid_.reserve(plane_floats * sizeof(float)));
   CG_TRY(across_.reserve(plane_floats * sizeof(float)));
-  // Carries for every (line, segment) of the larger pass, then a right start per line.
-  carry_floats_ = std::max(static_cast<size_t>(g.height) * g.channels * px.plan.segments,
-                           static_cast<size_t>(row_samples) * py.plan.segments) * kMaxCarry;
+  // Carries for every (line, segment) of each pass (the horizontal apply may write the vertical
+  // pass's while it reads its own), then a right start per line.
+  row_carry_floats_ = record_floats(g.height * g.channels, px.plan.segments);
+  carry_floats_ = row_carry_floats_ + record_floats(row_samples, py.plan.segments);
   const size_t right_floats = std::max(static_cast<size_t>(g.height) * g.channels,
                                        static_cast<size_t>(row_samples)) * kMaxCarry;
-  carry_floats_ *= 2;  // block-parallel: the causal and the anticausal record of each segment
+  // bp_scan_kernel indexes the records in 32 bits.
+  if (carry_floats_ + right_floats > UINT32_MAX) return Status::invalid("frame too large for the recursive filters");
   CG_TRY(carries_.reserve((carry_floats_ + right_floats) * sizeof(float)));
   passes_ = std::make_unique<Passes>(Passes{px, py});
   // NaN everywhere: a read of a value no kernel wrote shows up in every test instead of hiding
@@ -907,14 +1022,15 @@ Status RecursiveBlur::run(const void* src, size_t src_pitch, void* dst, size_t d
   const PlaneGeometry& g = geometry_;
   CG_TRY(check_run_arguments(g, src, src_pitch, dst, dst_pitch));
   auto* carries = static_cast<float*>(carries_.get());
+  float* column_carries = carries + row_carry_floats_;
   float* right = carries + carry_floats_;
   auto* mid = static_cast<float*>(mid_.get());
   auto* across = static_cast<float*>(across_.get());
   if (g.bytes_per_sample == 1)
     return run_plane<uint8_t>(passes_->x, passes_->y, settings_, g, src, src_pitch, dst, dst_pitch, mid,
-                              across, carries, right, stream);
+                              across, carries, column_carries, right, stream);
   return run_plane<uint16_t>(passes_->x, passes_->y, settings_, g, src, src_pitch, dst, dst_pitch, mid,
-                             across, carries, right, stream);
+                             across, carries, column_carries, right, stream);
 }
 
 void RecursiveBlur::release() {

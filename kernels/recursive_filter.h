@@ -79,7 +79,8 @@ class RecursiveBlur : public PlaneBlur {
   RecursiveSettings settings_;
   DeviceBuffer mid_;      // causal results, float, one plane
   DeviceBuffer across_;   // the horizontal pass's result, float, one plane
-  DeviceBuffer carries_;  // per-segment states, then a right start per line
+  DeviceBuffer carries_;  // per-segment states of each pass, then a right start per line
+  size_t row_carry_floats_ = 0;  // the horizontal pass's share of carry_floats_
   size_t carry_floats_ = 0;
   Launches launches_ = Launches::Auto;
   bool planned_ = false;

@@ -200,7 +200,8 @@ CG_TEST(sigmas_and_stability) {
 // Block-parallel passes in one launch (blocks of several lines, partial last blocks, more lines
 // than warps, RGBA rows) and in three (where a line has more segments than a block takes: 4500
 // RGBA pixels, 50,000-sample lines), each forced at every size; staged rows (1, 2, 4 channels)
-// and direct ones (3).
+// and direct ones (3); Young–van Vliet's vertical carries from the horizontal apply (1, 2, 4
+// channels, partial tiles at the right and bottom) and from their own kernel (one axis only).
 CG_TEST(block_parallel_one_and_three_launches) {
   std::vector<Case> cases;
   for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Three}) {
@@ -216,6 +217,10 @@ CG_TEST(block_parallel_one_and_three_launches) {
         // Lines longer than the 49,152 samples the former shared-memory scan allowed.
         make(50000, 2, 1, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 100, 1),
         make(3, 50001, 1, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 1, 150),
+        make(1000, 77, 1, 2, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 4, 6, 6),
+        make(261, 130, 2, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 12, 2, 2),
+        make(500, 40, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 3, 0),
+        make(70, 500, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 0, 3),
     };
     for (Case& c : group) {
       c.launches = launches;
