@@ -20,7 +20,6 @@
 #include <string>
 #include <utility>
 
-#include "chained_launch.cuh"
 #include "edge_aware_lines.h"
 #include "plane_blur.h"  // check_run_arguments
 
@@ -77,7 +76,6 @@ template <typename T>
 __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, unsigned mask,
                                      EdgeFilter filter, float ratio_x, float ratio_y, float* h, float* ht,
                                      float* v) {
-  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= g.width || y >= g.height) return;
   auto load = [&](int xx, int yy, int c) {
@@ -95,7 +93,6 @@ __global__ void guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g
 __global__ void resample_spacing_kernel(const float* guide_h, const float* guide_v, int guide_width,
                                         int guide_height, int width, int height, int sx, int sy,
                                         float* ht, float* v) {
-  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
   ht[static_cast<size_t>(x) * height + y] = resampled_spacing(guide_h, guide_width, guide_height, true, x, y, sx, sy);
@@ -108,7 +105,6 @@ __global__ void resample_spacing_kernel(const float* guide_h, const float* guide
 constexpr int kTile = 32;
 __global__ void __launch_bounds__(kTile * 8)
 transpose_kernel(const float* in, int width, int height, int channels, float* out) {
-  begin_chained_kernel();
   __shared__ float tile[kTile][kTile * kEdgeMaxChannels + 1];
   const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
   for (int dy = threadIdx.y; dy < kTile; dy += blockDim.y) {
@@ -126,20 +122,14 @@ transpose_kernel(const float* in, int width, int height, int channels, float* ou
   }
 }
 
-// Every launch below is chained (chained_launch.cuh) where `chained`: it overlaps the tail of the
-// kernel before it.
-Status launch_transpose(const float* in, int width, int height, int channels, float* out, bool chained,
-                        cudaStream_t stream) {
+void launch_transpose(const float* in, int width, int height, int channels, float* out, cudaStream_t stream) {
   const dim3 grid((width + kTile - 1) / kTile, (height + kTile - 1) / kTile);
-  CG_CUDA_TRY(launch_chained(chained, transpose_kernel, grid, dim3(kTile, 8), 0, stream, in, width, height, channels,
-                             out));
-  return Status::success();
+  transpose_kernel<<<grid, dim3(kTile, 8), 0, stream>>>(in, width, height, channels, out);
 }
 
 template <typename T>
 __global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, int height, int shift,
                                   float* work) {
-  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= row_samples || y >= height) return;
   work[static_cast<size_t>(y) * row_samples + x] = static_cast<float>(src[static_cast<size_t>(y) * pitch + x] >> shift);
@@ -148,7 +138,6 @@ __global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, i
 template <typename T>
 __global__ void store_plane_kernel(const float* work, int row_samples, int height, int shift,
                                    float max_value, T* dst, size_t pitch) {
-  begin_chained_kernel();
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= row_samples || y >= height) return;
   const float r = fminf(fmaxf(floorf(work[static_cast<size_t>(y) * row_samples + x] + 0.5f), 0.0f), max_value);
@@ -180,7 +169,6 @@ __device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<floa
 template <EdgeFilter kFilter, int kDirection>
 __global__ void __launch_bounds__(kThreads)
 warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out) {
-  begin_chained_kernel();
   EdgeLine<float> l;
   int s0, s1;
   long item;
@@ -197,7 +185,6 @@ enum class BpStage { GaussianCarry, GaussianApply, RfCausalCarry, RfCausalApply,
 template <BpStage kStage>
 __global__ void __launch_bounds__(kThreads)
 bp_segment_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out, float* carries) {
-  begin_chained_kernel();
   EdgeLine<float> l;
   int s0, s1;
   long item;
@@ -244,7 +231,6 @@ __device__ inline SegmentMap shuffle_up(const SegmentMap& m, int delta, int chan
 
 __global__ void bp_scan_kernel(float* carries, int lines, int segments, int channels, int record, int terms,
                                int map_begin, int map_count) {
-  begin_chained_kernel();
   const long warp = (static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
   if (warp >= static_cast<long>(lines) * map_count) return;  // whole warps leave together
   const int lane = threadIdx.x % kWarp;
@@ -285,46 +271,43 @@ __global__ void bp_scan_kernel(float* carries, int lines, int segments, int chan
 unsigned blocks_for(long threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
 
 template <BpStage kStage>
-Status launch_bp(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
-                 float* carries, bool chained, cudaStream_t stream) {
-  CG_CUDA_TRY(launch_chained(chained, bp_segment_kernel<kStage>, blocks_for(static_cast<long>(shape.width) * p.segments),
-                             kThreads, 0, stream, shape, p, in, mid, out, carries));
-  return Status::success();
+void launch_bp(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out, float* carries,
+               cudaStream_t stream) {
+  bp_segment_kernel<kStage><<<blocks_for(static_cast<long>(shape.width) * p.segments), kThreads, 0, stream>>>(
+      shape, p, in, mid, out, carries);
 }
 
-Status launch_scan(const PassShape& shape, const PassParams& p, EdgeFilter filter, int map_begin, int map_count,
-                   float* carries, bool chained, cudaStream_t stream) {
+void launch_scan(const PassShape& shape, const PassParams& p, EdgeFilter filter, int map_begin, int map_count,
+                 float* carries, cudaStream_t stream) {
   const int terms = filter == EdgeFilter::Gaussian ? 2 : 1;
-  CG_CUDA_TRY(launch_chained(chained, bp_scan_kernel, blocks_for(static_cast<long>(shape.width) * map_count * kWarp),
-                             kThreads, 0, stream, carries, shape.width, p.segments, shape.channels,
-                             edge_record_floats(filter, shape.channels), terms, map_begin, map_count));
-  return Status::success();
+  bp_scan_kernel<<<blocks_for(static_cast<long>(shape.width) * map_count * kWarp), kThreads, 0, stream>>>(
+      carries, shape.width, p.segments, shape.channels, edge_record_floats(filter, shape.channels), terms, map_begin,
+      map_count);
 }
 
 // in -> out (through mid and the carries), one direction of one iteration.
 template <EdgeFilter kFilter>
-Status launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
-                   float* carries, bool chained, cudaStream_t stream) {
+void launch_pass(const PassShape& shape, const PassParams& p, const float* in, float* mid, float* out,
+                 float* carries, cudaStream_t stream) {
   if (p.block_parallel) {
     if constexpr (kFilter == EdgeFilter::Gaussian) {
-      CG_TRY(launch_bp<BpStage::GaussianCarry>(shape, p, in, mid, out, carries, chained, stream));
-      CG_TRY(launch_scan(shape, p, kFilter, 0, 4, carries, chained, stream));
-      CG_TRY(launch_bp<BpStage::GaussianApply>(shape, p, in, mid, out, carries, chained, stream));
+      launch_bp<BpStage::GaussianCarry>(shape, p, in, mid, out, carries, stream);
+      launch_scan(shape, p, kFilter, 0, 4, carries, stream);
+      launch_bp<BpStage::GaussianApply>(shape, p, in, mid, out, carries, stream);
     } else {
-      CG_TRY(launch_bp<BpStage::RfCausalCarry>(shape, p, in, mid, out, carries, chained, stream));
-      CG_TRY(launch_scan(shape, p, kFilter, 0, 1, carries, chained, stream));
-      CG_TRY(launch_bp<BpStage::RfCausalApply>(shape, p, in, mid, out, carries, chained, stream));
-      CG_TRY(launch_scan(shape, p, kFilter, 1, 1, carries, chained, stream));
-      CG_TRY(launch_bp<BpStage::RfAnticausalApply>(shape, p, in, mid, out, carries, chained, stream));
+      launch_bp<BpStage::RfCausalCarry>(shape, p, in, mid, out, carries, stream);
+      launch_scan(shape, p, kFilter, 0, 1, carries, stream);
+      launch_bp<BpStage::RfCausalApply>(shape, p, in, mid, out, carries, stream);
+      launch_scan(shape, p, kFilter, 1, 1, carries, stream);
+      launch_bp<BpStage::RfAnticausalApply>(shape, p, in, mid, out, carries, stream);
     }
-    return Status::success();
+    return;
   }
   // Two launches: the RF's anticausal warm-up reads the causal results of the next segments
   // (the Gaussian's would not need the barrier; fusing its halves is a possible saving).
   const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
-  CG_CUDA_TRY(launch_chained(chained, warm_kernel<kFilter, 0>, blocks, kThreads, 0, stream, shape, p, in, mid, out));
-  CG_CUDA_TRY(launch_chained(chained, warm_kernel<kFilter, 1>, blocks, kThreads, 0, stream, shape, p, in, mid, out));
-  return Status::success();
+  warm_kernel<kFilter, 0><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+  warm_kernel<kFilter, 1><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
 }
 
 // Per iteration, with `cur` the filtered plane and `tmp` the other buffer: the horizontal pass
@@ -333,36 +316,36 @@ Status launch_pass(const PassShape& shape, const PassParams& p, const float* in,
 template <typename T>
 Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t src_pitch, void* dst,
                  size_t dst_pitch, const float* ht, const float* v, float* a, float* b, float* mid,
-                 float* carries, bool chained, cudaStream_t stream) {
+                 float* carries, cudaStream_t stream) {
   const PlaneGeometry& g = pp.g;
   const int row_samples = g.samples_per_row();
   const dim3 grid = grid_2d(row_samples, g.height);
-  CG_CUDA_TRY(launch_chained(chained, load_plane_kernel<T>, grid, kBlock2d, 0, stream, static_cast<const T*>(src),
-                             src_pitch / sizeof(T), row_samples, g.height, g.shift, a));
+  load_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(static_cast<const T*>(src), src_pitch / sizeof(T),
+                                                      row_samples, g.height, g.shift, a);
   const PassShape across{g.height, g.width, g.channels, ht};  // on the transposed plane
   const PassShape down{g.width, g.height, g.channels, v};
   auto pass = [&](const PassShape& shape, const PassParams& p, const float* in, float* out) {
-    if (filter == EdgeFilter::Rf) return launch_pass<EdgeFilter::Rf>(shape, p, in, mid, out, carries, chained, stream);
-    return launch_pass<EdgeFilter::Gaussian>(shape, p, in, mid, out, carries, chained, stream);
+    if (filter == EdgeFilter::Rf) launch_pass<EdgeFilter::Rf>(shape, p, in, mid, out, carries, stream);
+    else launch_pass<EdgeFilter::Gaussian>(shape, p, in, mid, out, carries, stream);
   };
   float* cur = a;
   float* tmp = b;
   for (size_t i = 0; i < pp.x.size(); ++i) {
     if (!pp.x[i].identity) {
-      CG_TRY(launch_transpose(cur, g.width, g.height, g.channels, tmp, chained, stream));
-      CG_TRY(pass(across, pp.x[i], tmp, cur));
-      CG_TRY(launch_transpose(cur, g.height, g.width, g.channels, tmp, chained, stream));
+      launch_transpose(cur, g.width, g.height, g.channels, tmp, stream);
+      pass(across, pp.x[i], tmp, cur);
+      launch_transpose(cur, g.height, g.width, g.channels, tmp, stream);
       std::swap(cur, tmp);
     }
     if (!pp.y[i].identity) {
-      CG_TRY(pass(down, pp.y[i], cur, tmp));
+      pass(down, pp.y[i], cur, tmp);
       std::swap(cur, tmp);
     }
   }
-  CG_CUDA_TRY(launch_chained(chained, store_plane_kernel<T>, grid, kBlock2d, 0, stream, static_cast<const float*>(cur),
-                             row_samples, g.height, g.shift, static_cast<float>(g.max_value()), static_cast<T*>(dst),
-                             dst_pitch / sizeof(T)));
-  return Status::success();
+  store_plane_kernel<T><<<grid, kBlock2d, 0, stream>>>(cur, row_samples, g.height, g.shift,
+                                                       static_cast<float>(g.max_value()),
+                                                       static_cast<T*>(dst), dst_pitch / sizeof(T));
+  return launch_check();
 }
 
 size_t pixels(const PlaneGeometry& g) { return static_cast<size_t>(g.width) * g.height; }
@@ -467,15 +450,15 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
   auto* guide_ht = static_cast<float*>(guide_ht_.get());
   auto* guide_v = static_cast<float*>(guide_v_.get());
   const EdgeFilter filter = plan_->settings.filter;
-  const bool chained = chaining_supported();
   if (g0.bytes_per_sample == 1)
-    CG_CUDA_TRY(launch_chained(chained, guide_spacing_kernel<uint8_t>, grid_2d(g0.width, g0.height), kBlock2d, 0,
-                               stream, static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask,
-                               filter, plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v));
+    guide_spacing_kernel<uint8_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
+        static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask, filter, plan_->ratio_x,
+        plan_->ratio_y, guide_h, guide_ht, guide_v);
   else
-    CG_CUDA_TRY(launch_chained(chained, guide_spacing_kernel<uint16_t>, grid_2d(g0.width, g0.height), kBlock2d, 0,
-                               stream, static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t),
-                               g0, plan_->mask, filter, plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v));
+    guide_spacing_kernel<uint16_t><<<grid_2d(g0.width, g0.height), kBlock2d, 0, stream>>>(
+        static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t), g0, plan_->mask, filter,
+        plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v);
+  CG_TRY(launch_check());
 
   auto* a = static_cast<float*>(work_a_.get());
   auto* b = static_cast<float*>(work_b_.get());
@@ -493,19 +476,18 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
       const bool same_grid = i > 1 && before.g.width == pp.g.width && before.g.height == pp.g.height &&
                              before.subsample_x == pp.subsample_x && before.subsample_y == pp.subsample_y;
       if (!same_grid)
-        CG_CUDA_TRY(launch_chained(chained, resample_spacing_kernel, grid_2d(pp.g.width, pp.g.height), kBlock2d, 0,
-                                   stream, static_cast<const float*>(guide_h), static_cast<const float*>(guide_v),
-                                   g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
-                                   pv));
+        resample_spacing_kernel<<<grid_2d(pp.g.width, pp.g.height), kBlock2d, 0, stream>>>(
+            guide_h, guide_v, g0.width, g0.height, pp.g.width, pp.g.height, pp.subsample_x, pp.subsample_y, pht,
+            pv);
       ht = pht;
       v = pv;
     }
     if (pp.g.bytes_per_sample == 1)
       CG_TRY(run_plane<uint8_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a, b,
-                                mid, carries, chained, stream));
+                                mid, carries, stream));
     else
       CG_TRY(run_plane<uint16_t>(pp, filter, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, ht, v, a,
-                                 b, mid, carries, chained, stream));
+                                 b, mid, carries, stream));
   }
   return Status::success();
 }

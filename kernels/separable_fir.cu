@@ -33,7 +33,6 @@
 #include <type_traits>
 
 #include "border.h"
-#include "chained_launch.cuh"
 
 namespace cudagaussian {
 namespace {
@@ -300,7 +299,6 @@ __global__ void __launch_bounds__(kColumnThreadsX * kColumnThreadsY)
 column_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int row_samples, int height,
               int shift, float* __restrict__ dst, const float* __restrict__ padded, int radius,
               Border border) {
-  begin_chained_kernel();
   const int x = blockIdx.x * kColumnThreadsX + threadIdx.x;
   const int y0 = (blockIdx.y * kColumnThreadsY + threadIdx.y) * kColumnBlock;
   if (x >= row_samples || y0 >= height) return;
@@ -316,7 +314,6 @@ column_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int row_s
 template <int C, typename T>
 __global__ void row_kernel(const float* __restrict__ src, int width, int height, Border border,
                            RowParams row) {
-  begin_chained_kernel();
   extern __shared__ float rows[];
   const int stride = smem_row_stride(row.radius, C);
   const int first_pixel = blockIdx.x * kTilePixels;
@@ -538,11 +535,11 @@ Status SeparableFir::run(const void* src, size_t src_pitch, void* dst, size_t ds
                                                         g.shift, tmp, padded_y, radius_y_, border_);
   CG_CUDA_TRY(cudaGetLastError());
 
-  // The row kernel's launch overlaps the column kernel's tail (chained_launch.cuh).
   const int row_groups = (g.height + rows_per_block_ - 1) / rows_per_block_;
   const dim3 r_grid(tiles_x, row_groups < kMaxGridY ? row_groups : kMaxGridY);
-  CG_CUDA_TRY(launch_chained(chaining_supported(), row_kernel_for(g), r_grid, dim3(kRowThreads, rows_per_block_),
-                             smem_bytes_, stream, static_cast<const float*>(tmp), g.width, g.height, border_, row));
+  row_kernel_for(g)<<<r_grid, dim3(kRowThreads, rows_per_block_), smem_bytes_, stream>>>(
+      tmp, g.width, g.height, border_, row);
+  CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }
 
