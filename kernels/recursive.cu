@@ -551,8 +551,9 @@ bp_apply_rows_kernel(Lines l, Plane<TIn> in, Plane<float> out, const float* caus
 // each) — exactly one vertical segment of kTileSamples columns. Its results meet in shared
 // memory, go out as whole rows, and each thread then runs the carries of one column of the tile
 // from there: the vertical pass's carries kernel, which would read the whole float plane back,
-// is not launched. (Deriche's vertical carries also read the samples just above and below the
-// segment, outside the tile.)
+// is not launched. (Deriche's vertical carries also read the sample above the segment and the
+// two below, outside the tile; a tile with those rows, filtered again by each block, measured
+// slower: 107 -> 114 µs at 1080p, 330 -> 356 at 4K.)
 constexpr int kTileSamples = kThreads;
 
 template <typename TIn>

@@ -201,7 +201,8 @@ CG_TEST(sigmas_and_stability) {
 // than warps, RGBA rows) and in three (where a line has more segments than a block takes: 4500
 // RGBA pixels, 50,000-sample lines), each forced at every size; staged rows (1, 2, 4 channels)
 // and direct ones (3); Young–van Vliet's vertical carries from the horizontal apply (1, 2, 4
-// channels, partial tiles at the right and bottom) and from their own kernel (one axis only).
+// channels, partial tiles at the right and bottom) and from their own kernel (one axis only,
+// Deriche, a last segment of one row).
 CG_TEST(block_parallel_one_and_three_launches) {
   std::vector<Case> cases;
   for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Three}) {
@@ -221,6 +222,8 @@ CG_TEST(block_parallel_one_and_three_launches) {
         make(261, 130, 2, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 12, 2, 2),
         make(500, 40, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 3, 0),
         make(70, 500, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 0, 3),
+        make(200, 97, 2, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 3, 5, 2),
+        make(300, 64, 4, 2, 4, RecursiveFilter::Deriche, LineSplit::BlockParallel, 20, 1),
     };
     for (Case& c : group) {
       c.launches = launches;
