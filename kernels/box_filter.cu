@@ -180,11 +180,10 @@ int run_for(const Lines& l, int forced) {
 
 template <typename TIn, typename TOut>
 Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int radius, Border border,
-              double* prefix, WindowStart start, int forced_run, cudaStream_t stream) {
+              double* prefix, WindowStart start, int forced_run, bool chained, cudaStream_t stream) {
   const int segments = (l.length + kSegment - 1) / kSegment;
   const long items = static_cast<long>(l.count) * segments;
   const bool wide = start == WindowStart::Auto ? 2 * radius + 1 > kDirectWindow : start == WindowStart::Prefix;
-  const bool chained = chaining_supported();  // each pass's launch overlaps the previous one's tail
   if (wide) {
     CG_CUDA_TRY(launch_chained(chained, segment_sum_kernel<TIn>, blocks_for(items), kThreads, 0, stream, l, in, prefix,
                                segments));
@@ -208,7 +207,7 @@ template <typename T>
 Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std::vector<int>& ry,
                   Border border, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
                   float* ping, float* pong, double* prefix, WindowStart start, int forced_run,
-                  cudaStream_t stream) {
+                  bool chained, cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   const Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
@@ -228,10 +227,10 @@ Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std:
     const int r = passes[k].second;
     const Plane<float>& prev = buf[(k + 1) % 2];
     const Plane<float>& next = buf[k % 2];
-    if (k == 0 && k == last) CG_TRY(launch(l, in, out, r, border, prefix, start, forced_run, stream));
-    else if (k == 0) CG_TRY(launch(l, in, next, r, border, prefix, start, forced_run, stream));
-    else if (k == last) CG_TRY(launch(l, prev, out, r, border, prefix, start, forced_run, stream));
-    else CG_TRY(launch(l, prev, next, r, border, prefix, start, forced_run, stream));
+    if (k == 0 && k == last) CG_TRY(launch(l, in, out, r, border, prefix, start, forced_run, chained, stream));
+    else if (k == 0) CG_TRY(launch(l, in, next, r, border, prefix, start, forced_run, chained, stream));
+    else if (k == last) CG_TRY(launch(l, prev, out, r, border, prefix, start, forced_run, chained, stream));
+    else CG_TRY(launch(l, prev, next, r, border, prefix, start, forced_run, chained, stream));
   }
   return Status::success();
 }
@@ -260,6 +259,7 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
   };
   CG_TRY(prefix_.reserve(std::max(prefix_doubles(static_cast<long>(g.height) * g.channels, g.width),
                                   prefix_doubles(g.samples_per_row(), g.height)) * sizeof(double)));
+  chained_ = chaining_supported();
   geometry_ = g;
   border_ = border;
   planned_ = true;
@@ -275,8 +275,10 @@ Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pit
   auto* pong = static_cast<float*>(pong_.get());
   auto* prefix = static_cast<double*>(prefix_.get());
   if (g.bytes_per_sample == 1)
-    return run_passes<uint8_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix, forced_start_, forced_run_, stream);
-  return run_passes<uint16_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix, forced_start_, forced_run_, stream);
+    return run_passes<uint8_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
+                               forced_start_, forced_run_, chained_, stream);
+  return run_passes<uint16_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
+                              forced_start_, forced_run_, chained_, stream);
 }
 
 void BoxBlur::release() {

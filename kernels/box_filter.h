@@ -42,6 +42,7 @@ class BoxBlur : public PlaneBlur {
   DeviceBuffer ping_, pong_;  // float planes between passes
   DeviceBuffer prefix_;       // wide windows: per line, prefix sums at segment boundaries (double)
   WindowStart forced_start_ = WindowStart::Auto;
+  bool chained_ = false;  // passes launched chained (chained_launch.cuh), found once at plan()
   int forced_run_ = 0;
   bool planned_ = false;
 };

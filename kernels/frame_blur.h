@@ -79,8 +79,8 @@ class FrameBlur {
   // radius 20 and 161 at 40; Deriche block-parallel is flat at ~107 µs and, like the FIR,
   // reaches 58.9 dB: they cross near radius 21 (near 35 at SD, FIR 32 µs at radius 20 and 48 at
   // 40 against Deriche's 44). FIR up to kAutoFirMaxRadius, between the two, Deriche
-  // block-parallel beyond. Young–van Vliet (46–50 dB) is never chosen. A border other than replicate keeps the
-  // FIR (the recursions are exact for replicate only).
+  // block-parallel beyond. Young–van Vliet (46–50 dB) is never chosen. A border other than
+  // replicate keeps the FIR (the recursions are exact for replicate only).
   static constexpr int kAutoFirMaxRadius = 32;
   static Algorithm resolve(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
