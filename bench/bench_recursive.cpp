@@ -180,36 +180,51 @@ struct RgbaFrames {
   }
 };
 
-// Box passes by how a window's first sum is found: summed directly (cost grows with the width)
-// or from prefix sums (two more kernels per pass, then flat); auto switches above 255 samples.
+// Box passes by kernel: shared-memory tiles (the default where they fit; strips of 4, 8 or 16
+// columns), or line kernels with a window's first sum found directly (cost grows with the
+// width) or from prefix sums (two more kernels per pass, then flat); their auto switches above
+// 255 samples.
 bool box_start_table(Csv& csv, const char* device, int runs) {
   constexpr int kWidth = 1920, kHeight = 1080;
   RgbaFrames frames;
   if (!frames.create(kWidth, kHeight)) return false;
   const double sigmas[] = {1, 5, 10, 20, 30, 50, 100};
-  std::printf("\n### Box, 1920x1080 RGBA8: µs per frame by window start (auto: direct up to 255 samples)\n\n");
-  std::printf("| passes | start |");
+  std::printf("\n### Box, 1920x1080 RGBA8: µs per frame by kernel\n\n");
+  std::printf("| passes | kernel |");
   for (double s : sigmas) std::printf(" σ=%g |", s);
   std::printf("\n|---|---|");
   for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
   std::printf("\n");
-  const char* names[] = {"auto", "direct", "prefix", "direct, 64 per thread", "direct, 128 per thread",
-                         "direct, 256 per thread", "direct, 512 per thread"};
+  struct Variant {
+    const char* name;
+    int strip;  // tiled: columns per strip (0: planned)
+    int start;  // line kernels: BoxBlur::WindowStart, -1 tiled
+    int run;    // line kernels: outputs per thread (0: planned)
+  };
+  const Variant variants[] = {
+      {"tiled (default from 2 passes)", 0, -1, 0},      {"tiled, 4-column strips", 4, -1, 0}, {"tiled, 16-column strips", 16, -1, 0},
+      {"lines (default for 1 pass), auto start", 0, 0, 0},     {"lines, direct start", 0, 1, 0},     {"lines, prefix start", 0, 2, 0},
+      {"lines, direct, 64 per thread", 0, 1, 64}, {"lines, direct, 256 per thread", 0, 1, 256},
+  };
   for (int passes : {1, 3})
-    for (int start = 0; start < 7; ++start) {
-      std::printf("| %d | %s |", passes, names[start]);
+    for (const Variant& v : variants) {
+      std::printf("| %d | %s |", passes, v.name);
       for (double sigma : sigmas) {
         const std::vector<int> w = box_widths(sigma, passes);
         BoxBlur box;
+        box.force_kernels(v.start >= 0 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
+        box.force_column_strip(v.strip);
         REPORT_FAIL(box.plan(frames.g, w, w, Border::Replicate), "box plan");
-        box.force_window_start(static_cast<BoxBlur::WindowStart>(start < 3 ? start : 1));
-        if (start >= 3) box.force_run(64 << (start - 3));  // direct start, fixed run
+        if (v.start >= 0) {
+          box.force_window_start(static_cast<BoxBlur::WindowStart>(v.start));
+          box.force_run(v.run);
+        }
         double us = -1;
         if (!frames.time(box, runs, &us)) return false;
         std::printf(" %.1f |", us);
         char line[512];
-        std::snprintf(line, sizeof line, "box_start,\"%s\",box %d passes %s start,%d,%d,%g,%.3f,,,,", device,
-                      passes, names[start], kWidth, kHeight, sigma, us);
+        std::snprintf(line, sizeof line, "box_kernel,\"%s\",box %d passes %s,%d,%d,%g,%.3f,,,,", device, passes,
+                      v.name, kWidth, kHeight, sigma, us);
         csv.row(line);
       }
       std::printf("\n");

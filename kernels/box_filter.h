@@ -1,12 +1,15 @@
 // Iterated box blur: n box passes along rows, then n along columns, with widths chosen so that
-// the variance matches sigma² (common/box_widths.h). Each output of a pass is a running window
-// sum; a thread's first window is summed directly, or comes from prefix sums when it is wide,
-// so the cost stops growing with sigma. Every border rule of common/border.h.
+// the variance matches sigma² (common/box_widths.h). Every border rule of common/border.h.
+// An axis of two or more passes whose lines fit a block runs in one kernel, each output a
+// difference of prefix sums (box_tile.cu): cost independent of sigma. Otherwise a kernel per
+// pass slides a running window sum along each line; a thread's first window is summed directly,
+// or comes from prefix sums when it is wide (cheaper than the tile kernel for one pass).
 #pragma once
 
 #include <vector>
 
 #include "blur_params.h"
+#include "box_tile.h"
 #include "device_memory.h"
 #include "plane.h"
 #include "plane_blur.h"
@@ -27,6 +30,17 @@ class BoxBlur : public PlaneBlur {
   // Benchmarks and tests only: outputs per thread (a multiple of kSegment); 0 = the measured
   // choice.
   void force_run(int outputs) { forced_run_ = outputs; }
+  // Benchmarks and tests only: Lines runs every pass with the running-sum line kernels, Tiles
+  // every axis whose tile fits with the tile kernel (Auto: only axes of two or more passes, where
+  // it measured faster). Takes effect at the next run().
+  enum class Kernels { Auto, Lines, Tiles };
+  void force_kernels(Kernels kernels) { forced_kernels_ = kernels; }
+  // Benchmarks and tests only: columns per shared-memory tile (0 = the planned choice). Takes
+  // effect at the next plan().
+  void force_column_strip(int columns) { forced_strip_ = columns; }
+  // Whether plan() found that the rows / the columns of this plane fit shared-memory tiles.
+  bool rows_tiled() const { return tile_fits_[0]; }
+  bool columns_tiled() const { return tile_fits_[1]; }
 
   // Widths are odd, one per pass, per direction.
   Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
@@ -41,6 +55,10 @@ class BoxBlur : public PlaneBlur {
   std::vector<int> radii_x_, radii_y_;
   DeviceBuffer ping_, pong_;  // float planes between passes
   DeviceBuffer prefix_;       // wide windows: per line, prefix sums at segment boundaries (double)
+  BoxTileShape tiles_[2];     // rows, columns: shared-memory tiles (box_tile.cuh)
+  bool tile_fits_[2] = {false, false};
+  Kernels forced_kernels_ = Kernels::Auto;
+  int forced_strip_ = 0;
   WindowStart forced_start_ = WindowStart::Auto;
   bool chained_ = false;  // passes launched chained (chained_launch.cuh), found once at plan()
   int forced_run_ = 0;

@@ -77,11 +77,16 @@ CG_TEST(box_matches_reference) {
       {geometry(200, 150, 2, 2), 8, 4, Border::Replicate}, {geometry(200, 150, 2, 2, 6), 8, 5, Border::Reflect},
       {geometry(64, 48, 1), 100, 3, Border::Replicate},
   };
+  // Running sums in shared-memory tiles (the default where they fit), in line kernels (forced),
+  // and the integral image.
+  const char* method_names[] = {"tiled running-sum", "line running-sum", "integral"};
   for (const Case& c : cases)
-    for (bool integral : {false, true}) {
+    for (int method = 0; method < 3; ++method) {
+      const bool integral = method == 2;
       const std::vector<int> w = box_widths(c.sigma, c.passes);
       BoxBlur running;
       IntegralBoxBlur exact;
+      running.force_kernels(method == 1 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
       const PlaneBlur& box = integral ? static_cast<const PlaneBlur&>(exact) : running;
       const Status st = integral ? exact.plan(c.g, w, w, c.border) : running.plan(c.g, w, w, c.border);
       if (integral && c.integral_overflows) {
@@ -92,14 +97,84 @@ CG_TEST(box_matches_reference) {
         continue;
       }
       CHECK(st.ok());
+      if (method == 0) CHECK(running.rows_tiled() && running.columns_tiled());  // every case fits an H100
       const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
         return reference_box(c.g, in, w, w, c.border);
       }, seed++);
-      std::printf("  %s box %dx%d C%d u%d sigma %g passes %d %s: max diff %g\n", integral ? "integral" : "running-sum",
+      std::printf("  %s box %dx%d C%d u%d sigma %g passes %d %s: max diff %g\n", method_names[method],
                   c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, c.sigma, c.passes,
                   border_name(c.border), worst);
       CHECK(worst >= 0 && worst <= 1.0);
     }
+}
+
+CG_TEST(box_tile_shapes) {
+  // Shared-memory tiles: every strip width (partial strips at the right), lines of more than 32
+  // 32 threads (several rounds of the scan of their totals), long rows split into groups of
+  // channels, rows too long for a block (line kernels for the rows, tiles for the columns), more
+  // passes than a tile takes, one axis only, none.
+  uint32_t seed = 200;
+  for (int strip : {1, 2, 4, 8, 16}) {
+    const PlaneGeometry g = geometry(385, 289, 3);
+    const std::vector<int> w = box_widths(7, 3);
+    BoxBlur box;
+    box.force_kernels(BoxBlur::Kernels::Tiles);
+    box.force_column_strip(strip);
+    CHECK(box.plan(g, w, w, Border::Mirror).ok());
+    CHECK(box.columns_tiled());
+    const double worst = check_plane(g, box, [&](const PlaneValues& in) {
+      return reference_box(g, in, w, w, Border::Mirror);
+    }, seed++);
+    std::printf("  tiled box 385x289 C3, strips of %d columns: max diff %g\n", strip, worst);
+    CHECK(worst >= 0 && worst <= 1.0);
+  }
+  struct Case {
+    const char* what;
+    PlaneGeometry g;
+    std::vector<int> wx, wy;
+    Border border;
+    bool rows_tiled;
+  };
+  const Case cases[] = {
+      {"2100-sample rows", geometry(2100, 5, 2), box_widths(40, 2), box_widths(1, 1), Border::Reflect, true},
+      {"2100-sample columns", geometry(3, 2100, 1, 2), box_widths(1, 1), box_widths(300, 1), Border::Mirror, true},
+      {"RGBA rows in groups of 2 channels", geometry(3201, 3, 4), box_widths(20, 3), box_widths(1, 1), Border::Mirror,
+       true},
+      {"RGB rows a channel per block", geometry(4201, 3, 3), box_widths(20, 2), box_widths(1, 1), Border::Reflect, true},
+      {"rows over a block's threads", geometry(30001, 3, 1), box_widths(5, 3), box_widths(1, 2), Border::Replicate,
+       false},
+      {"7 passes along rows", geometry(385, 289, 4), {3, 5, 7, 9, 11, 13, 15}, box_widths(4, 2), Border::Reflect, true},
+      {"rows only", geometry(385, 289, 4), box_widths(6, 3), {}, Border::Mirror, true},
+      {"columns only", geometry(385, 289, 4), {}, box_widths(6, 4), Border::Replicate, true},
+      {"no passes", geometry(385, 289, 4), {}, {}, Border::Replicate, true},
+      {"1x1 sigma 50", geometry(1, 1, 4), box_widths(50, 6), box_widths(50, 6), Border::Mirror, true},
+  };
+  for (const Case& c : cases) {
+    BoxBlur box;
+    box.force_kernels(BoxBlur::Kernels::Tiles);
+    CHECK(box.plan(c.g, c.wx, c.wy, c.border).ok());
+    CHECK(box.rows_tiled() == c.rows_tiled);
+    const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
+      return reference_box(c.g, in, c.wx, c.wy, c.border);
+    }, seed++);
+    std::printf("  tiled box, %s (%dx%d C%d u%d, %s): max diff %g\n", c.what, c.g.width, c.g.height, c.g.channels,
+                8 * c.g.bytes_per_sample, border_name(c.border), worst);
+    CHECK(worst >= 0 && worst <= 1.0);
+  }
+}
+
+CG_TEST(box_default_kernels) {
+  // Without forcing: tiles for an axis of two or more passes, line kernels for a single pass.
+  uint32_t seed = 300;
+  const PlaneGeometry g = geometry(385, 289, 4);
+  const std::vector<int> wx = box_widths(9, 3), wy = box_widths(9, 1);
+  BoxBlur box;
+  CHECK(box.plan(g, wx, wy, Border::Reflect).ok());
+  const double worst = check_plane(g, box, [&](const PlaneValues& in) {
+    return reference_box(g, in, wx, wy, Border::Reflect);
+  }, seed);
+  std::printf("  default box 385x289 C4, 3 passes along rows, 1 along columns: max diff %g\n", worst);
+  CHECK(worst >= 0 && worst <= 1.0);
 }
 
 CG_TEST(box_wide_windows) {
@@ -118,19 +193,21 @@ CG_TEST(box_wide_windows) {
       {geometry(1921, 1081, 1), 100, 1, Border::Replicate}, {geometry(385, 289, 4), 2, 3, Border::Reflect},
       {geometry(130, 70, 3), 6, 2, Border::Mirror},
   };
-  const char* start_names[] = {"auto", "direct", "prefix"};
+  // Both ways of starting a window at every width in the line kernels, whatever auto would pick;
+  // and the shared-memory tiles.
+  const char* start_names[] = {"line kernels, auto", "line kernels, direct", "line kernels, prefix", "tiled"};
   for (const Case& c : cases)
-    for (int start = 0; start < 3; ++start) {
-      // Both ways of starting a window at every width, whatever auto would pick.
+    for (int start = 0; start < 4; ++start) {
       const std::vector<int> w = box_widths(c.sigma, c.passes);
       BoxBlur box;
       CHECK(box.plan(c.g, w, w, c.border).ok());
-      box.force_window_start(static_cast<BoxBlur::WindowStart>(start));
+      box.force_kernels(start < 3 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
+      if (start < 3) box.force_window_start(static_cast<BoxBlur::WindowStart>(start));
       box.force_run(start == 1 ? 128 : 0);  // and a run length the width would not pick
       const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
         return reference_box(c.g, in, w, w, c.border);
       }, seed++);
-      std::printf("  running-sum box (%s start) %dx%d C%d u%d sigma %g passes %d (width %d) %s: max diff %g\n",
+      std::printf("  running-sum box (%s) %dx%d C%d u%d sigma %g passes %d (width %d) %s: max diff %g\n",
                   start_names[start], c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, c.sigma,
                   c.passes, w[0], border_name(c.border), worst);
       CHECK(worst >= 0 && worst <= 1.0);
