@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "border.h"
+#include "border_prefix.cuh"
 #include "box_tile.cuh"
 #include "chained_launch.cuh"
 #include "line_access.cuh"
@@ -56,29 +57,13 @@ __device__ inline double line_prefix(const LineView<T>& x, const double* prefix,
   return prefix[b + 1] - range_sum<kSegment / 2>(x, k, hi);
 }
 
-// S(j): the sum of the border-extended line over [0, j) (minus the sum over [j, 0) for j < 0).
+// S(j) of the border-extended line (border_prefix.cuh) from the prefixes at segment boundaries.
 template <typename T>
 __device__ inline double extended_prefix(const LineView<T>& x, const double* prefix, int n, int j,
                                          Border border) {
   const double total = prefix[(n + kSegment - 1) / kSegment];  // P(n)
-  if (border == Border::Replicate || n == 1) {
-    if (j <= 0) return j * static_cast<double>(x.load(0));
-    if (j >= n) return total + (j - n) * static_cast<double>(x.load(n - 1));
-    return line_prefix(x, prefix, n, j);
-  }
-  // Mirror (x[-1] = x[1], period 2n - 2) and reflect (x[-1] = x[0], period 2n): whole periods,
-  // then the forward part and the part of the period that runs backwards.
-  const bool mirror = border == Border::Mirror;
-  const int period = mirror ? 2 * (n - 1) : 2 * n;
-  const double tail = mirror ? total - x.load(n - 1) - x.load(0) : total;  // the backward part's sum
-  int q = j / period, p = j - q * period;
-  if (p < 0) p += period, --q;
-  const double periods = q * (total + tail);
-  if (p <= n) return periods + line_prefix(x, prefix, n, p);
-  // p - n samples of the backward run x[n - 2], x[n - 3], .. (mirror) or x[n - 1], .. (reflect).
-  const int back_end = mirror ? 2 * n - 1 - p : 2 * n - p;  // the run covers [back_end, n - 1 or n)
-  const double p_top = mirror ? total - x.load(n - 1) : total;
-  return periods + total + p_top - line_prefix(x, prefix, n, back_end);
+  return border_extended_prefix([&](int k) { return k == n ? total : line_prefix(x, prefix, n, k); },
+                                [&] { return x.load(0); }, [&] { return x.load(n - 1); }, n, j, border);
 }
 
 // Pass 1 of wide windows: each segment's sum, into prefix entry seg + 1 of its line.

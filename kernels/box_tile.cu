@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "border_prefix.cuh"
 #include "chained_launch.cuh"
 
 namespace cudagaussian {
@@ -34,26 +35,12 @@ constexpr int kMinBlocks = 2;
 // then read and write different banks.
 __host__ __device__ inline int padded(int q) { return q + (q >> kShift); }
 
-// S(j) of a line: the sum of the border-extended line over [0, j) (minus the sum over [j, 0) for
-// j < 0), from its prefix sums S(0 .. n) (at S0[padded(q)]) and its first and last samples.
+// S(j) of a line (border_prefix.cuh), from its prefix sums S(0 .. n) at S0[padded(k)] and its
+// first and last samples.
 template <typename TSum>
 __device__ inline double extended_prefix(const TSum* S0, int n, float first, float last, int j, Border border) {
-  auto inside = [&](int k) -> double { return S0[padded(k)]; };  // 0 <= k <= n
-  if (j >= 0 && j <= n) return inside(j);
-  const double total = inside(n);
-  if (border == Border::Replicate || n == 1) return j < 0 ? j * double(first) : total + (j - n) * double(last);
-  // Mirror (x[-1] = x[1], period 2n - 2) and reflect (x[-1] = x[0], period 2n): whole periods,
-  // then the forward part and the part of the period that runs backwards.
-  const bool mirror = border == Border::Mirror;
-  const int period = mirror ? 2 * (n - 1) : 2 * n;
-  const double tail = mirror ? total - last - first : total;  // the backward part's sum
-  int q = j / period, p = j - q * period;
-  if (p < 0) p += period, --q;
-  const double periods = q * (total + tail);
-  if (p <= n) return periods + inside(p);
-  const int back_end = mirror ? 2 * n - 1 - p : 2 * n - p;  // the backward run covers [back_end, n - 1 or n)
-  const double p_top = mirror ? total - last : total;
-  return periods + total + p_top - inside(back_end);
+  return border_extended_prefix([&](int k) -> double { return S0[padded(k)]; }, [&] { return first; },
+                                [&] { return last; }, n, j, border);
 }
 
 template <typename TSum, typename TIn, typename TOut>
