@@ -36,7 +36,7 @@ if want sanitizers; then
   sanitize memcheck test_recursive_gpu constant
   sanitize racecheck test_recursive_gpu sixteen
   sanitize memcheck test_box_direct_gpu ""
-  sanitize racecheck test_box_direct_gpu direct
+  sanitize racecheck test_box_direct_gpu ""
   sanitize memcheck test_sobel_gpu ""
   sanitize memcheck test_edge_aware_gpu exact
   sanitize initcheck test_edge_aware_gpu full_hd
