@@ -278,7 +278,7 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
   };
   CG_TRY(prefix_.reserve(std::max(prefix_doubles(static_cast<long>(g.height) * g.channels, g.width),
                                   prefix_doubles(g.samples_per_row(), g.height)) * sizeof(double)));
-  // Shared-memory tiles, per axis, where they fit.
+  // The tile kernel (box_tile.h), per axis, where its tile fits a block.
   int device = 0, optin = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));

@@ -164,6 +164,7 @@ int worst_conflict(int m, int stride) {
 
 bool box_tile_shape(const PlaneGeometry& g, bool vertical, int max_radius, size_t shared_limit,
                     int columns_forced, BoxTileShape& s) {
+  if (max_radius < 0 || max_radius > (1 << 20)) return false;  // far past any frame: the line kernels
   s.vertical = vertical;
   s.length = vertical ? g.height : g.width;
   s.lines = vertical ? g.samples_per_row() : g.height;
