@@ -1,5 +1,5 @@
-// Box passes along lines, one kernel per pass, where box_tile.cu's shared-memory tiles do not
-// fit (or when forced): a thread owns a run of consecutive outputs of one line (run_for()). It finds the
+// Box passes along lines, one kernel per pass (single passes, and axes box_tile.cu's kernel does
+// not take): a thread owns a run of consecutive outputs of one line (run_for()). It finds the
 // sum of its first window (2r + 1 samples, border-resolved), then slides: + the sample
 // entering, - the sample leaving. Restarting every run bounds the float rounding of sliding.
 //
@@ -189,20 +189,11 @@ Status launch(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, int 
   return Status::success();
 }
 
-// How run() splits a plane's passes into launches: a tile launch per axis where it fits,
-// otherwise a line kernel per pass.
-struct StagePlan {
-  bool tiled[2];               // rows, columns
-  const BoxTileShape* shapes;  // [2]
-  WindowStart start;
-  int forced_run;
-};
-
-// All passes of a plane: sample type in and out, float in between (ping-pong).
-template <typename T>
-Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std::vector<int>& ry,
-                  Border border, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
-                  float* ping, float* pong, double* prefix, const StagePlan& plan, bool chained,
+// The stages of a plane (BoxBlur::plan): sample type in and out, float in between (ping-pong).
+template <typename T, typename Stage>
+Status run_stages(const PlaneGeometry& g, const std::vector<Stage>& stages, const BoxTileShape* shapes,
+                  Border border, const void* src, size_t src_pitch, void* dst, size_t dst_pitch, float* ping,
+                  float* pong, double* prefix, WindowStart start, int forced_run, bool chained,
                   cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
@@ -212,26 +203,6 @@ Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std:
                                {pong, static_cast<size_t>(row_samples), 0, 0.0f}};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
   const Lines columns{true, row_samples, g.height, g.channels};
-
-  struct Stage {
-    int axis;  // 0 rows, 1 columns
-    bool tiled;
-    BoxTilePasses passes;
-  };
-  std::vector<Stage> stages;
-  for (int axis = 0; axis < 2; ++axis) {
-    const std::vector<int>& radii = axis == 0 ? rx : ry;
-    if (radii.empty()) continue;
-    if (plan.tiled[axis] && radii.size() <= kMaxBoxTilePasses) {
-      Stage st{axis, true, {}};
-      st.passes.count = static_cast<int>(radii.size());
-      for (size_t k = 0; k < radii.size(); ++k) st.passes.radius[k] = radii[k];
-      stages.push_back(st);
-    } else {
-      for (int r : radii) stages.push_back({axis, false, {{r}, 1}});
-    }
-  }
-  if (stages.empty()) stages.push_back({0, false, {{0}, 1}});  // identity: still copies src to dst
   const size_t last = stages.size() - 1;
   for (size_t k = 0; k < stages.size(); ++k) {
     const Stage& st = stages[k];
@@ -240,9 +211,9 @@ Status run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std:
       constexpr bool kFloatToFloat = std::is_same_v<decltype(from), const Plane<float>&> &&
                                      std::is_same_v<decltype(to), const Plane<float>&>;
       if constexpr (!kFloatToFloat)
-        if (st.tiled) return launch_box_tile<T>(plan.shapes[st.axis], from, to, st.passes, border, chained, stream);
-      return launch(st.axis == 1 ? columns : rows, from, to, st.passes.radius[0], border, prefix, plan.start,
-                    plan.forced_run, chained, stream);
+        if (st.tiled) return launch_box_tile<T>(shapes[st.axis], from, to, st.passes, border, chained, stream);
+      return launch(st.axis == 1 ? columns : rows, from, to, st.passes.radius[0], border, prefix, start, forced_run,
+                    chained, stream);
     };
     const Plane<float>& prev = buf[(k + 1) % 2];
     const Plane<float>& next = buf[k % 2];
@@ -269,15 +240,6 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
     if (w < 1 || w % 2 == 0) return Status::invalid("box widths must be odd and positive");
   for (int w : widths_y)
     if (w < 1 || w % 2 == 0) return Status::invalid("box widths must be odd and positive");
-  const size_t bytes = static_cast<size_t>(g.samples_per_row()) * g.height * sizeof(float);
-  CG_TRY(ping_.reserve(bytes));
-  CG_TRY(pong_.reserve(bytes));
-  // Prefix sums at segment boundaries for wide windows, for the larger of the two passes.
-  const auto prefix_doubles = [](long lines, int length) {
-    return static_cast<size_t>(lines) * ((length + kSegment - 1) / kSegment + 1);
-  };
-  CG_TRY(prefix_.reserve(std::max(prefix_doubles(static_cast<long>(g.height) * g.channels, g.width),
-                                  prefix_doubles(g.samples_per_row(), g.height)) * sizeof(double)));
   // The tile kernel (box_tile.h), per axis, where its tile fits a block.
   int device = 0, optin = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
@@ -293,6 +255,42 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
   if (tile_bytes > 0)
     CG_TRY(g.bytes_per_sample == 1 ? allow_box_tile_shared<uint8_t>(tile_bytes)
                                    : allow_box_tile_shared<uint16_t>(tile_bytes));
+  // The stages: the tile kernel for an axis of two or more passes (at one pass the line kernels
+  // measured faster: 1080p RGBA 63-77 µs against 97-100 at sigma 1-30, SD 21-32 against 30-34),
+  // a line kernel per pass otherwise.
+  stages_.clear();
+  bool line_stages = false;
+  for (int axis = 0; axis < 2; ++axis) {
+    const std::vector<int>& radii = axis == 0 ? radii_x_ : radii_y_;
+    if (radii.empty()) continue;
+    const bool tiled = tile_fits_[axis] && radii.size() <= kMaxBoxTilePasses &&
+                       forced_kernels_ != Kernels::Lines && (forced_kernels_ == Kernels::Tiles || radii.size() >= 2);
+    if (tiled) {
+      Stage st{axis, true, {}};
+      st.passes.count = static_cast<int>(radii.size());
+      for (size_t k = 0; k < radii.size(); ++k) st.passes.radius[k] = radii[k];
+      stages_.push_back(st);
+    } else {
+      for (int r : radii) stages_.push_back({axis, false, {{r}, 1}});
+      line_stages = true;
+    }
+  }
+  if (stages_.empty()) {  // identity: still copies src to dst
+    stages_.push_back({0, false, {{0}, 1}});
+    line_stages = true;
+  }
+  // Float planes between stages: one for two stages, two (ping-pong) for more.
+  const size_t bytes = static_cast<size_t>(g.samples_per_row()) * g.height * sizeof(float);
+  if (stages_.size() >= 2) CG_TRY(ping_.reserve(bytes));
+  if (stages_.size() >= 3) CG_TRY(pong_.reserve(bytes));
+  if (line_stages) {
+    // Prefix sums at segment boundaries for wide windows, for the larger of the two directions.
+    const auto prefix_doubles = [](long lines, int length) {
+      return static_cast<size_t>(lines) * ((length + kSegment - 1) / kSegment + 1);
+    };
+    CG_TRY(prefix_.reserve(std::max(prefix_doubles(static_cast<long>(g.height) * g.channels, g.width),
+                                    prefix_doubles(g.samples_per_row(), g.height)) * sizeof(double)));
+  }
   chained_ = chaining_supported();
   geometry_ = g;
   border_ = border;
@@ -308,19 +306,11 @@ Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pit
   auto* ping = static_cast<float*>(ping_.get());
   auto* pong = static_cast<float*>(pong_.get());
   auto* prefix = static_cast<double*>(prefix_.get());
-  // Tiles for axes of two or more passes: at one pass the line kernels measured faster (1080p
-  // RGBA: 63-77 µs against 97-100 at sigma 1-30; at SD 21-32 against 30-34).
-  const auto tiled = [&](int axis) {
-    const size_t passes = (axis == 0 ? radii_x_ : radii_y_).size();
-    if (!tile_fits_[axis] || forced_kernels_ == Kernels::Lines) return false;
-    return forced_kernels_ == Kernels::Tiles || passes >= 2;
-  };
-  const StagePlan stages{{tiled(0), tiled(1)}, tiles_, forced_start_, forced_run_};
   if (g.bytes_per_sample == 1)
-    return run_passes<uint8_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                               stages, chained_, stream);
-  return run_passes<uint16_t>(g, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                              stages, chained_, stream);
+    return run_stages<uint8_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
+                               forced_start_, forced_run_, chained_, stream);
+  return run_stages<uint16_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
+                              forced_start_, forced_run_, chained_, stream);
 }
 
 void BoxBlur::release() {

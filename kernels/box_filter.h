@@ -32,13 +32,13 @@ class BoxBlur : public PlaneBlur {
   void force_run(int outputs) { forced_run_ = outputs; }
   // Benchmarks and tests only: Lines runs every pass with the running-sum line kernels, Tiles
   // every axis whose tile fits with the tile kernel (Auto: only axes of two or more passes, where
-  // it measured faster). Takes effect at the next run().
+  // it measured faster). Takes effect at the next plan().
   enum class Kernels { Auto, Lines, Tiles };
   void force_kernels(Kernels kernels) { forced_kernels_ = kernels; }
   // Benchmarks and tests only: columns per shared-memory tile (0 = the planned choice). Takes
   // effect at the next plan().
   void force_column_strip(int columns) { forced_strip_ = columns; }
-  // Whether plan() found that the rows / the columns of this plane fit shared-memory tiles.
+  // Whether plan() found that the rows / the columns of this plane fit the tile kernel.
   bool rows_tiled() const { return tile_fits_[0]; }
   bool columns_tiled() const { return tile_fits_[1]; }
 
@@ -53,9 +53,16 @@ class BoxBlur : public PlaneBlur {
   PlaneGeometry geometry_;
   Border border_ = Border::Replicate;
   std::vector<int> radii_x_, radii_y_;
-  DeviceBuffer ping_, pong_;  // float planes between passes
-  DeviceBuffer prefix_;       // wide windows: per line, prefix sums at segment boundaries (double)
-  BoxTileShape tiles_[2];     // rows, columns: shared-memory tiles (box_tile.cuh)
+  // A launch: all passes of an axis in the tile kernel, or one pass in the line kernels.
+  struct Stage {
+    int axis;  // 0 rows, 1 columns
+    bool tiled;
+    BoxTilePasses passes;
+  };
+  std::vector<Stage> stages_;  // in order, found at plan()
+  DeviceBuffer ping_, pong_;   // float planes between stages (as many as the stages need)
+  DeviceBuffer prefix_;        // line kernels' wide windows: prefix sums at segment boundaries (double)
+  BoxTileShape tiles_[2];      // rows, columns: the tile kernel's shapes (box_tile.h)
   bool tile_fits_[2] = {false, false};
   Kernels forced_kernels_ = Kernels::Auto;
   int forced_strip_ = 0;

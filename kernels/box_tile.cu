@@ -3,8 +3,9 @@
 //   1. turns them into running sums and publishes the total of the 16;
 //   2. a warp per line scans those totals (exclusive), so each thread knows the sum before it;
 //   3. every thread writes its prefix sums S(q) = x[0] + .. + x[q - 1] to shared memory;
-//   4. each output becomes (S(p + r + 1) - S(p - r)) / (2r + 1), S of the border-extended line
-//      past the ends (closed forms, as box_filter.cu's wide windows).
+//   4. S past the ends, S(-r - 1 .. -1) and S(n + 1 .. n + r), from the border rule
+//      (border_prefix.cuh, as box_filter.cu's wide windows);
+//   5. each output becomes (S(p + r + 1) - S(p - r)) / (2r + 1).
 // Prefix sums are float for 8-bit planes (at most a few million: rounding far below a level) and
 // double for 16-bit ones.
 
@@ -192,7 +193,8 @@ bool box_tile_shape(const PlaneGeometry& g, bool vertical, int max_radius, size_
     if (worst_conflict(m, r) < worst_conflict(m, best)) best = r;
   s.line_stride = need + ((best - need % 32) % 32 + 32) % 32;
   const size_t sum_bytes = g.bytes_per_sample == 1 ? sizeof(float) : sizeof(double);
-  s.shared_bytes = static_cast<size_t>(m) * (s.line_stride + s.chunks) * sum_bytes + (2 + kChunk) * m * sizeof(float);
+  s.shared_bytes =
+      static_cast<size_t>(m) * (s.line_stride + s.chunks) * sum_bytes + (2 + kChunk) * m * sizeof(float);
   return s.threads <= kMaxThreads && s.shared_bytes <= shared_limit;
 }
 

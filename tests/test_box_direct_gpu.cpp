@@ -200,8 +200,8 @@ CG_TEST(box_wide_windows) {
     for (int start = 0; start < 4; ++start) {
       const std::vector<int> w = box_widths(c.sigma, c.passes);
       BoxBlur box;
-      CHECK(box.plan(c.g, w, w, c.border).ok());
       box.force_kernels(start < 3 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
+      CHECK(box.plan(c.g, w, w, c.border).ok());
       if (start < 3) box.force_window_start(static_cast<BoxBlur::WindowStart>(start));
       box.force_run(start == 1 ? 128 : 0);  // and a run length the width would not pick
       const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
