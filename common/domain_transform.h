@@ -68,6 +68,14 @@ CG_HOST_DEVICE inline T rf_feedback(T sigma_h) {
   return std::exp(-std::sqrt(T(2)) / sigma_h);
 }
 
+// 1/d for d >= 1: on the GPU the correctly rounded reciprocal without the division's slow path.
+template <typename T>
+CG_HOST_DEVICE inline T dt_reciprocal(T d) { return T(1) / d; }
+#ifdef __CUDA_ARCH__
+template <>
+__device__ inline float dt_reciprocal(float d) { return __frcp_rn(d); }
+#endif
+
 // One RF step in either direction: `previous_out` is the neighbour already filtered in the
 // direction of travel, d the distance to it (Domain Transform eq. 21).
 template <typename T>
@@ -80,6 +88,12 @@ template <typename T>
 CG_HOST_DEVICE inline T rf_weight(T log_a, T d) {
   return std::exp(log_a * d);
 }
+#ifdef __CUDA_ARCH__
+// MUFU.EX2: a relative error of a few 1e-7 in a weight below 1 moves a result by at most that
+// much of a neighbour's difference.
+template <>
+__device__ inline float rf_weight(float log_a, float d) { return __expf(log_a * d); }
+#endif
 template <typename T>
 CG_HOST_DEVICE inline T rf_apply(T weight, T previous_out, T current) {
   return current + weight * (previous_out - current);
@@ -195,27 +209,49 @@ struct DtStepWeights {
   DtComplex<T> feedback, ramp;  // b^Δ, R
 };
 
-// sin and cos of one angle; on the GPU in one call that shares the argument reduction.
-CG_HOST_DEVICE inline void dt_sincos(float a, float* s, float* c) {
+// expm1(-x) for x >= 0, and sin, cos of h >= 0: what the weights need. On the CPU the library
+// functions. In float on the GPU, the hardware approximations (MUFU) plus short Taylor
+// polynomials where those lose digits: the library's expm1f and sincosf, with their slow-path
+// argument reduction, took most of a step's instructions and raised the warm kernels' register
+// count (84-95), which limited their occupancy. Errors: under 2e-7 relative for expm1 and sin,
+// 2e-7 absolute for cos (sin h and cos h only enter b^Δ scaled by e^{-x}, and h <= 0.58 x).
+template <typename T>
+CG_HOST_DEVICE inline T dt_expm1_negative(T x) { return std::expm1(-x); }
+template <typename T>
+CG_HOST_DEVICE inline void dt_sincos(T h, T* s, T* c) { *s = std::sin(h), *c = std::cos(h); }
 #ifdef __CUDA_ARCH__
-  sincosf(a, s, c);
-#else
-  *s = std::sin(a), *c = std::cos(a);
-#endif
+template <>
+__device__ inline float dt_expm1_negative(float x) {
+  // Below 0.1, -x + x²/2 - ... + x^6/720 (truncation x^7/5040: under 1e-9 of the result); above,
+  // e^{-x} - 1 loses at most 2 ulp of 1, under 2e-6 of |e^{-x} - 1| >= 0.095.
+  const float poly = -x * fmaf(x, fmaf(x, fmaf(x, fmaf(x, fmaf(x, -1.0f / 720, 1.0f / 120), -1.0f / 24), 1.0f / 6),
+                                       -0.5f), 1.0f);
+  return x < 0.1f ? poly : __expf(-x) - 1.0f;
 }
-CG_HOST_DEVICE inline void dt_sincos(double a, double* s, double* c) { *s = std::sin(a), *c = std::cos(a); }
+template <>
+__device__ inline void dt_sincos(float h, float* s, float* c) {
+  // Below 0.25, Taylor to h^7 and h^8 (truncation under 2e-9 of either); above, MUFU.SIN/COS
+  // (2^-21.4 absolute within ±π, growing slowly beyond, where e^{-x} < 0.005 scales it).
+  const float h2 = h * h;
+  const float ps = h * fmaf(h2, fmaf(h2, fmaf(h2, -1.0f / 5040, 1.0f / 120), -1.0f / 6), 1.0f);
+  const float pc = fmaf(h2, fmaf(h2, fmaf(h2, -1.0f / 720, 1.0f / 24), -0.5f), 1.0f);
+  const bool small = h < 0.25f;
+  *s = small ? ps : __sinf(h);
+  *c = small ? pc : __cosf(h);
+}
+#endif
 
 template <typename T>
 CG_HOST_DEVICE inline DtStepWeights<T> dt_gaussian_weights(const DtGaussianTerm<T>& t, T delta) {
   const T x = t.decay.re * delta, half = T(0.5) * t.decay.im * delta;
   // e^{-x} = 1 + expm1(-x): one exponential; its absolute error (what b^Δ needs) stays at float
   // rounding even where e^{-x} itself underflows relative to 1.
-  const T em1 = std::expm1(-x), e = T(1) + em1;
+  const T em1 = dt_expm1_negative(x), e = T(1) + em1;
   T sh, ch;
   dt_sincos(half, &sh, &ch);
   // e^{-x} (cos y - i sin y) - 1 with cos y = 1 - 2 sin²(y/2), sin y = 2 sin(y/2) cos(y/2).
   const DtComplex<T> bm1 = {em1 - T(2) * sh * sh * e, -T(2) * sh * ch * e};
-  return {DtComplex<T>{T(1) + bm1.re, bm1.im}, bm1 * t.inv_r0 * (T(1) / delta)};
+  return {DtComplex<T>{T(1) + bm1.re, bm1.im}, bm1 * t.inv_r0 * dt_reciprocal(delta)};
 }
 
 template <typename T>
