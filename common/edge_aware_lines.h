@@ -220,7 +220,7 @@ CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int directio
     DtStepWeights<T> w[2];
     if (i > 0)
       for (int t = 0; t < 2; ++t) w[t] = dt_gaussian_weights(terms[t], s.space);
-    T result[kEdgeMaxChannels];
+    T result[kEdgeMaxChannels] = {};
     CG_FOR_CHANNELS(c, l.channels) {
       const T f = s.f[c];
       if (i > 0)
