@@ -1182,7 +1182,7 @@ int main(int argc, char** argv) {
       }
     }
 
-    run_blur_variants(info, fr, kSigma, n, ctx, {1, 2, 3, 4}, true, true, {1, 3}, true);
+    run_blur_variants(info, fr, kSigma, n, ctx, {1, 2, 3, 4}, true, true, {1, 3, 6}, true);
 
     if (c.format == GST_VIDEO_FORMAT_RGBA && c.width == 1920) {
       for (double s : kSweep) {

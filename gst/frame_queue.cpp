@@ -10,6 +10,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cuda_gaussian_debug);
 
 namespace cg = cudagaussian;
 
+/* A 4K frame: the most pixels the compute lanes' scratch holds together. */
+static const guint64 kLanePixels = 3840 * 2160;
+
 FrameQueue::FrameQueue (GstElement * element, GstCudaContext * context)
 :  element_ (element), context_ (GST_CUDA_CONTEXT (gst_object_ref (context)))
 {
@@ -39,8 +42,6 @@ FrameQueue::init ()
 {
   cg::Status st = upload_.create ();
   if (st.ok ())
-    st = compute_.create ();
-  if (st.ok ())
     st = download_.create ();
   if (!st.ok ()) {
     fail ("Could not create CUDA streams.", st);
@@ -57,27 +58,50 @@ FrameQueue::configure (const GstVideoInfo & info,
   info_ = info;
   planes_ = planes;
   depth_ = MAX (depth, 1u);
-  blur_.release ();
+  /* See the top of frame_queue.h: at most a 4K frame's pixels in the lanes' scratch. */
+  const guint64 pixels = MAX ((guint64) GST_VIDEO_INFO_WIDTH (&info) *
+      GST_VIDEO_INFO_HEIGHT (&info), 1);
+  const guint by_size = (guint) MAX (kLanePixels / pixels, 1);
+  lanes_.clear ();
+  while (lanes_.size () < MIN (depth_, by_size))
+    lanes_.emplace_back ();
   slots_.clear ();
   slots_.resize (depth_);
   next_slot_ = 0;
+  GST_DEBUG_OBJECT (element_, "%u compute lane(s)", (guint) lanes_.size ());
+}
+
+void
+FrameQueue::synchronize_all ()
+{
+  for (Lane & lane:lanes_)
+    if (lane.stream.get ())
+      lane.stream.synchronize ();
+  upload_.synchronize ();
+  download_.synchronize ();
 }
 
 /* Parameters change between frames, never inside one: frames already queued keep the plan
- * they were launched with, because the compute stream finishes them before the plan changes. */
+ * they were launched with, because a lane's stream finishes them before its plan changes. */
 GstFlowReturn
-FrameQueue::ensure_plan (const cg::BlurSettings & settings)
+FrameQueue::ensure_plan (Lane & lane, const cg::BlurSettings & settings)
 {
-  if (blur_.planned () && blur_.settings () == settings)
+  if (lane.blur.planned () && lane.blur.settings () == settings)
     return GST_FLOW_OK;
-  cg::Status st = compute_.synchronize ();
+  cg::Status st;
+  if (!lane.stream.get ())
+    st = lane.stream.create ();
+  if (!st.ok ())
+    return fail ("Could not create CUDA streams.", st);
+  st = lane.stream.synchronize ();
   if (st.ok ())
-    st = blur_.plan (settings, planes_);
+    st = lane.blur.plan (settings, planes_);
   if (!st.ok ())
     return fail (st.cuda == cudaSuccess ? "Invalid blur settings" :
         "Could not prepare the blur on the GPU.", st);
-  GST_INFO_OBJECT (element_, "sigma %g x %g: %s", settings.sigma_x,
-      settings.sigma_y, cg::algorithm_name (blur_.chosen ()));
+  if (&lane == &lanes_[0])
+    GST_INFO_OBJECT (element_, "sigma %g x %g: %s", settings.sigma_x,
+        settings.sigma_y, cg::algorithm_name (lane.blur.chosen ()));
   return GST_FLOW_OK;
 }
 
@@ -110,9 +134,10 @@ FrameQueue::ensure_slot (Slot & slot, gboolean in_device, gboolean out_device)
 }
 
 GstFlowReturn
-FrameQueue::enqueue (Job & job, const Slot & slot, gboolean in_device,
-    gboolean out_device)
+FrameQueue::enqueue (Job & job, const Slot & slot, Lane & lane,
+    gboolean in_device, gboolean out_device)
 {
+  cudaStream_t compute = lane.stream.get ();
   const size_t n = planes_.size ();
   std::vector < cg::DevicePlaneRef > src (n);
   std::vector < cg::MutableDevicePlaneRef > dst (n);
@@ -138,15 +163,15 @@ FrameQueue::enqueue (Job & job, const Slot & slot, gboolean in_device,
   if (st.ok () && !in_device)
     st = slot.uploaded.record (upload_.get ());
   if (st.ok () && !in_device)
-    st = slot.uploaded.make_wait (compute_.get ());
+    st = slot.uploaded.make_wait (compute);
   if (st.ok ())
-    st = blur_.run (src, dst, compute_.get ());
+    st = lane.blur.run (src, dst, compute);
   if (st.ok ())
     st = cg::launch_check ();   /* also where the test-only "launch" fault fires */
   if (st.ok () && out_device)
-    st = slot.done.record (compute_.get ());
+    st = slot.done.record (compute);
   if (st.ok () && !out_device) {
-    st = slot.computed.record (compute_.get ());
+    st = slot.computed.record (compute);
     if (st.ok ())
       st = slot.computed.make_wait (download_.get ());
     for (size_t i = 0; i < n && st.ok (); i++) {
@@ -196,8 +221,9 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
   job.in = in;
   job.out = out;
   job.slot = next_slot_;
+  Lane & lane = lanes_[job.slot % lanes_.size ()];
 
-  GstFlowReturn ret = ensure_plan (settings);
+  GstFlowReturn ret = ensure_plan (lane, settings);
   const gboolean in_device = gst_cuda_element_is_device_buffer (in, context_);
   const gboolean out_device = gst_cuda_element_is_device_buffer (out, context_);
   if (!in_device)
@@ -234,12 +260,10 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
   if (ret == GST_FLOW_OK)
     ret = ensure_slot (slot, in_device, out_device);
   if (ret == GST_FLOW_OK)
-    ret = enqueue (job, slot, in_device, out_device);
+    ret = enqueue (job, slot, lane, in_device, out_device);
   if (ret != GST_FLOW_OK) {
     /* Work already queued for this job must not touch buffers we give back. */
-    compute_.synchronize ();
-    upload_.synchronize ();
-    download_.synchronize ();
+    synchronize_all ();
     release_job (job);
     return ret;
   }

@@ -1,10 +1,16 @@
 /* Frames in flight: the GPU side of the cudagaussian element.
  *
  * Each frame is a job: its upload (system memory only) runs on an upload stream, its blur on
- * the compute stream, its download on a download stream, ordered by events. While frame N
+ * a compute lane's stream, its download on a download stream, ordered by events. While frame N
  * computes, N+1 can upload and N-1 download. Up to `depth` jobs are in flight; each owns a slot
- * of staging buffers, reused only once its previous job has finished. The blur's scratch is
- * shared, which is safe because the compute stream runs one blur after another.
+ * of staging buffers, reused only once its previous job has finished.
+ *
+ * Compute lanes: a frame too small to fill the GPU leaves it partly idle (one SD frame of the
+ * FIR is a single wave of blocks), so consecutive frames blur on different lanes, each with its
+ * own stream and its own blur (scratch and plan), and their kernels overlap. Slot i uses lane
+ * i % lanes; lanes = min(depth, pixels of a 4K frame / pixels of a frame), so the lanes'
+ * scratch never holds more pixels than one 4K frame's: 3 lanes up to Full HD, 1 at 4K. A lane
+ * runs one blur after another, so its scratch is never shared by two frames at once.
  *
  * All methods are called from the streaming thread with the CUDA context pushed; failures are
  * posted on the bus with GST_ELEMENT_ERROR and returned as GST_FLOW_ERROR. */
@@ -54,6 +60,11 @@ private:
     std::vector < cudagaussian::DevicePlane > in, out;  /* staging, system memory only */
     cudagaussian::CudaEvent uploaded, computed, done;
   };
+  struct Lane
+  {
+    cudagaussian::CudaStream stream;
+    cudagaussian::FrameBlur blur;
+  };
   struct Job
   {
     GstBuffer *in = nullptr;
@@ -62,18 +73,20 @@ private:
     gboolean in_mapped = FALSE, out_mapped = FALSE;
     guint slot = 0;
   };
-  GstFlowReturn ensure_plan (const cudagaussian::BlurSettings & settings);
+  GstFlowReturn ensure_plan (Lane & lane,
+      const cudagaussian::BlurSettings & settings);
   GstFlowReturn ensure_slot (Slot & slot, gboolean in_device,
       gboolean out_device);
-  GstFlowReturn enqueue (Job & job, const Slot & slot, gboolean in_device,
-      gboolean out_device);
+  GstFlowReturn enqueue (Job & job, const Slot & slot, Lane & lane,
+      gboolean in_device, gboolean out_device);
+  void synchronize_all ();
   void release_job (Job & job);
   GstFlowReturn fail (const char *text, const cudagaussian::Status & st);
 
   GstElement *element_;
   GstCudaContext *context_;
-  cudagaussian::CudaStream upload_, compute_, download_;
-  cudagaussian::FrameBlur blur_;
+  cudagaussian::CudaStream upload_, download_;
+  std::deque < Lane > lanes_;   /* not movable: built in place */
   GstVideoInfo info_;
   std::vector < cudagaussian::PlaneSpec > planes_;
   std::vector < Slot > slots_;

@@ -858,8 +858,10 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
           "Frames on the GPU at once, so that uploads, blurs and downloads of "
-          "consecutive frames overlap (each adds a frame of latency); 0 = auto: 1 "
-          "for live sources, 3 otherwise", 0, MAX_FRAMES_IN_FLIGHT,
+          "consecutive frames overlap (each adds a frame of latency; below 4K each "
+          "also blurs on its own CUDA stream with its own scratch memory, so that "
+          "small frames' kernels overlap); 0 = auto: 1 for live sources, 3 otherwise",
+          0, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, (GParamFlags) (G_PARAM_READWRITE |
               GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS)));
 
