@@ -233,6 +233,17 @@ CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int directio
   });
 }
 
+// Gaussian, both halves of a segment in one thread: the causal half is kept in `out` until the
+// anticausal half adds to it. The anticausal warm-up reads only the input, never another
+// segment's causal half, so no thread waits for another: one launch and no mid plane per pass
+// (the kernels' schedule).
+template <typename T>
+CG_HOST_DEVICE inline void edge_gaussian_warm_both(const EdgeLine<T>& l, const T* in, T* out,
+                                                   const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
+  edge_gaussian_warm(l, 0, in, out, out, terms, s0, s1, extent);
+  edge_gaussian_warm(l, 1, in, out, out, terms, s0, s1, extent);
+}
+
 // ---- block-parallel (exact): each segment's linear map, composed along the line by a scan ----
 //
 // Each recursion is first order per term (the RF, and each complex term of the Gaussian):

@@ -1,11 +1,12 @@
 // Edge-aware recursive blur kernels (edge_aware.h). Per frame:
 //   guide spacing   plane 0's transformed distances h, v (once; edges of the original frame);
-//   per plane:      resampled spacings (planes other than 0), load to float, then per iteration
-//                   a horizontal and a vertical pass, each a causal and an anticausal launch
-//                   (the RF's anticausal half filters the causal result, so a segment's
-//                   warm-up reads the next segment's causal output: a grid-wide barrier; the
-//                   Gaussian's reads the input and adds its own segment's causal result), and
-//                   a final store.
+//   per plane:      resampled spacings (planes other than 0), then per iteration a horizontal
+//                   and a vertical pass (the first transpose or a load kernel makes the frame
+//                   float), and a final store. A Gaussian pass is one launch (a thread runs both
+//                   halves of its segment: the anticausal half reads the input and adds its own
+//                   segment's causal result); an RF pass is a causal and an anticausal launch
+//                   (its anticausal half filters the causal result, so a segment's warm-up
+//                   reads the next segment's causal output: a grid-wide barrier).
 // A thread owns one (line, segment) and runs common/edge_aware_lines.h on it, all channels of a
 // pixel together (they share the spacing). Every pass runs down columns, where consecutive
 // threads (consecutive columns) read consecutive pixels of a row together: the horizontal pass
@@ -223,18 +224,30 @@ __device__ inline bool pass_item(const PassShape& s, int segments, EdgeLine<floa
   return s0 < s1;
 }
 
-// Algorithms A and C: one direction of a pass (0: in -> mid, 1: -> out) over every segment.
-// The direction is a template argument so that each kernel keeps only its own direction's
-// registers (the anticausal Gaussian also prefetches the causal results).
-template <EdgeFilter kFilter, int kDirection>
+// Algorithms A and C, RF: one direction of a pass (0: in -> mid, 1: mid -> out) over every
+// segment; two launches, because a segment's anticausal warm-up reads the causal results of the
+// segments after it.
+template <int kDirection>
 __global__ void __launch_bounds__(kThreads)
-warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out) {
+rf_warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float* out) {
   EdgeLine<float> l;
   int s0, s1;
   long item;
   if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
-  if constexpr (kFilter == EdgeFilter::Rf) edge_rf_warm(l, kDirection, in, mid, out, p.log_a, s0, s1, p.extent);
-  else edge_gaussian_warm(l, kDirection, in, mid, out, p.terms, s0, s1, p.extent);
+  edge_rf_warm(l, kDirection, in, mid, out, p.log_a, s0, s1, p.extent);
+}
+
+// Algorithms A and C, Gaussian: both halves of a segment in one thread, the causal half kept in
+// `out` (edge_gaussian_warm_both). Two launches through a mid plane measured slower (H100,
+// 2048² RGBA: 956-1179 against 898-1030 µs a frame), and so did writing the horizontal pass's
+// result straight into the rows of the plane instead of transposing it back (946-1064 µs).
+__global__ void __launch_bounds__(kThreads)
+gaussian_warm_kernel(PassShape shape, PassParams p, const float* in, float* out) {
+  EdgeLine<float> l;
+  int s0, s1;
+  long item;
+  if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
+  edge_gaussian_warm_both(l, in, out, p.terms, s0, s1, p.extent);
 }
 
 // ---- block-parallel: records of segment maps (edge_aware_lines.h), scanned per line ------------
@@ -363,11 +376,13 @@ void launch_pass(const PassShape& shape, const PassParams& p, const float* in, f
     }
     return;
   }
-  // Two launches: the RF's anticausal warm-up reads the causal results of the next segments
-  // (the Gaussian's would not need the barrier; fusing its halves is a possible saving).
   const unsigned blocks = blocks_for(static_cast<long>(shape.width) * p.segments);
-  warm_kernel<kFilter, 0><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
-  warm_kernel<kFilter, 1><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+  if constexpr (kFilter == EdgeFilter::Rf) {
+    rf_warm_kernel<0><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+    rf_warm_kernel<1><<<blocks, kThreads, 0, stream>>>(shape, p, in, mid, out);
+  } else {
+    gaussian_warm_kernel<<<blocks, kThreads, 0, stream>>>(shape, p, in, out);
+  }
 }
 
 // Per iteration, with `cur` the filtered plane and `tmp` the other buffer: the horizontal pass
@@ -492,8 +507,8 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
     plan->planes.push_back(std::move(pp));
   }
   for (DeviceBuffer* b : {&work_a_, &work_b_}) CG_TRY(b->reserve(work * sizeof(float)));
-  // The Gaussian's block-parallel passes keep their causal half in the output: no mid plane.
-  if (s.filter == EdgeFilter::Rf || s.split != LineSplit::BlockParallel) CG_TRY(mid_.reserve(work * sizeof(float)));
+  // The Gaussian's passes keep their causal half in the output: only the RF needs a mid plane.
+  if (s.filter == EdgeFilter::Rf) CG_TRY(mid_.reserve(work * sizeof(float)));
   for (DeviceBuffer* b : {&guide_ht_, &guide_v_}) CG_TRY(b->reserve(pixels(g0) * sizeof(float)));
   if (planes.size() > 1) CG_TRY(guide_h_.reserve(pixels(g0) * sizeof(float)));
   if (other > 0)

@@ -126,11 +126,14 @@ std::vector<float> emulate(const PlaneGeometry& g, const PlaneValues& in, EdgeFi
     auto pass = [&](int width, int height, int segments, const std::vector<float>& spacing, const float* src,
                     float* dst) {
       if (split.block_parallel) return block_parallel(width, height, segments, spacing, src, dst);
-      // All causal segments, then all anticausal ones.
+      // RF: all causal segments, then all anticausal ones; Gaussian: both halves per segment.
+      if (filter == EdgeFilter::Gaussian)
+        return each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
+          edge_gaussian_warm_both(l, src, dst, terms, s0, s1, extent);
+        });
       for (int direction = 0; direction < 2; ++direction)
         each_segment(width, height, segments, spacing, [&](const EdgeLine<float>& l, int s0, int s1, size_t) {
-          if (filter == EdgeFilter::Rf) edge_rf_warm(l, direction, src, mid.data(), dst, log_a, s0, s1, extent);
-          else edge_gaussian_warm(l, direction, src, mid.data(), dst, terms, s0, s1, extent);
+          edge_rf_warm(l, direction, src, mid.data(), dst, log_a, s0, s1, extent);
         });
     };
     b = transpose(a, g.width, g.height, g.channels);
