@@ -79,20 +79,38 @@ constexpr int kTile = 32;
 const dim3 kTileBlock(kTile, 8);
 dim3 tile_grid(int width, int height) { return dim3((width + kTile - 1) / kTile, (height + kTile - 1) / kTile); }
 
+// A guide pixel's samples (>> shift) as floats: four 8-bit samples in one 4-byte load where
+// `packed` (RGBA-like planes with 4-byte aligned rows).
+template <typename T>
+__device__ inline void guide_pixel(const T* src, size_t pitch, const PlaneGeometry& g, bool packed, int x, int y,
+                                   float (&v)[kEdgeMaxChannels]) {
+  const T* p = src + static_cast<size_t>(y) * pitch + static_cast<size_t>(x) * g.channels;
+  if constexpr (sizeof(T) == 1) {
+    if (packed) {
+      const uchar4 q = *reinterpret_cast<const uchar4*>(p);
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+      return;
+    }
+  }
+  CG_FOR_CHANNELS(c, g.channels) { v[c] = static_cast<float>(p[c] >> g.shift); }
+}
+
 template <typename T>
 __global__ void __launch_bounds__(kTile * 8)
-guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, unsigned mask, EdgeFilter filter, float ratio_x,
-                     float ratio_y, float* h, float* ht, float* v) {
+guide_spacing_kernel(const T* src, size_t pitch, PlaneGeometry g, bool packed, unsigned mask, EdgeFilter filter,
+                     float ratio_x, float ratio_y, float* h, float* ht, float* v) {
   __shared__ float across_tile[kTile][kTile + 1];
   const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
-  auto load = [&](int xx, int yy, int c) {
-    return static_cast<float>(src[static_cast<size_t>(yy) * pitch + static_cast<size_t>(xx) * g.channels + c] >>
-                              g.shift);
-  };
   const int x = x0 + threadIdx.x;
   for (int dy = threadIdx.y; dy < kTile; dy += blockDim.y) {
     const int y = y0 + dy;
     if (x >= g.width || y >= g.height) continue;
+    // Each of the three pixels loaded once (guide_spacing reads the current one for both axes).
+    float current[kEdgeMaxChannels] = {}, left[kEdgeMaxChannels] = {}, up[kEdgeMaxChannels] = {};
+    guide_pixel(src, pitch, g, packed, x, y, current);
+    if (x > 0) guide_pixel(src, pitch, g, packed, x - 1, y, left);
+    if (y > 0) guide_pixel(src, pitch, g, packed, x, y - 1, up);
+    auto load = [&](int xx, int yy, int c) { return xx != x ? left[c] : yy != y ? up[c] : current[c]; };
     const size_t i = static_cast<size_t>(y) * g.width + x;
     const float across = guide_spacing(filter, true, x, y, g.channels, mask, ratio_x, load);
     across_tile[dy][threadIdx.x] = across;
@@ -151,8 +169,29 @@ void launch_transpose(const TIn* in, size_t pitch, int width, int height, int ch
                       cudaStream_t stream) {
   transpose_kernel<TIn><<<tile_grid(width, height), kTileBlock, 0, stream>>>(in, pitch, width, height, channels, shift, out);
 }
+// The same for four float channels: a pixel per 16-byte access (the work planes are allocated
+// aligned), a quarter of the requests of four float accesses 16 bytes apart.
+__global__ void __launch_bounds__(kTile * 8)
+transpose4_kernel(const float4* in, int width, int height, float4* out) {
+  __shared__ float4 tile[kTile][kTile + 1];
+  const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
+  for (int dy = threadIdx.y; dy < kTile; dy += blockDim.y) {
+    const int x = x0 + threadIdx.x, y = y0 + dy;
+    if (x < width && y < height) tile[dy][threadIdx.x] = in[static_cast<size_t>(y) * width + x];
+  }
+  __syncthreads();
+  for (int dx = threadIdx.y; dx < kTile; dx += blockDim.y) {
+    const int y = y0 + threadIdx.x, x = x0 + dx;
+    if (x < width && y < height) out[static_cast<size_t>(x) * height + y] = tile[threadIdx.x][dx];
+  }
+}
+
 void launch_transpose(const float* in, int width, int height, int channels, float* out, cudaStream_t stream) {
-  launch_transpose(in, static_cast<size_t>(width) * channels, width, height, channels, 0, out, stream);
+  if (channels == 4)
+    transpose4_kernel<<<tile_grid(width, height), kTileBlock, 0, stream>>>(
+        reinterpret_cast<const float4*>(in), width, height, reinterpret_cast<float4*>(out));
+  else
+    launch_transpose(in, static_cast<size_t>(width) * channels, width, height, channels, 0, out, stream);
 }
 
 // Load to float and store back (rounded, clamped) with kSamplesPerThread consecutive samples of
@@ -537,14 +576,16 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
   auto* guide_ht = static_cast<float*>(guide_ht_.get());
   auto* guide_v = static_cast<float*>(guide_v_.get());
   const EdgeFilter filter = plan_->settings.filter;
+  const bool packed = g0.bytes_per_sample == 1 && g0.channels == 4 &&
+                      (reinterpret_cast<uintptr_t>(src[0].data) | src[0].pitch) % 4 == 0;
   if (g0.bytes_per_sample == 1)
     guide_spacing_kernel<uint8_t><<<tile_grid(g0.width, g0.height), kTileBlock, 0, stream>>>(
-        static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, plan_->mask, filter, plan_->ratio_x,
+        static_cast<const uint8_t*>(src[0].data), src[0].pitch, g0, packed, plan_->mask, filter, plan_->ratio_x,
         plan_->ratio_y, guide_h, guide_ht, guide_v);
   else
     guide_spacing_kernel<uint16_t><<<tile_grid(g0.width, g0.height), kTileBlock, 0, stream>>>(
-        static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t), g0, plan_->mask, filter,
-        plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v);
+        static_cast<const uint16_t*>(src[0].data), src[0].pitch / sizeof(uint16_t), g0, false, plan_->mask,
+        filter, plan_->ratio_x, plan_->ratio_y, guide_h, guide_ht, guide_v);
   CG_TRY(launch_check());
 
   auto* a = static_cast<float*>(work_a_.get());
