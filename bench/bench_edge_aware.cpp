@@ -40,11 +40,14 @@ struct Variant {
   const char* name;
   EdgeFilter filter;
   LineSplit split;
+  int segments = 0;  // k-way pieces per line; 0: as planned
 };
 const Variant kVariants[] = {
     {"gaussian A (one-way)", EdgeFilter::Gaussian, LineSplit::OneWay},
     {"gaussian C (two-way)", EdgeFilter::Gaussian, LineSplit::TwoWay},
     {"gaussian C (k-way)", EdgeFilter::Gaussian, LineSplit::KWay},
+    {"gaussian C (k-way, 16 per line)", EdgeFilter::Gaussian, LineSplit::KWay, 16},
+    {"gaussian C (k-way, 64 per line)", EdgeFilter::Gaussian, LineSplit::KWay, 64},
     {"gaussian block-parallel", EdgeFilter::Gaussian, LineSplit::BlockParallel},
     {"rf A (one-way)", EdgeFilter::Rf, LineSplit::OneWay},
     {"rf C (two-way)", EdgeFilter::Rf, LineSplit::TwoWay},
@@ -52,7 +55,7 @@ const Variant kVariants[] = {
     {"rf block-parallel", EdgeFilter::Rf, LineSplit::BlockParallel},
 };
 
-BlurSettings settings(EdgeFilter filter, LineSplit split, double sigma, double kappa) {
+BlurSettings settings(EdgeFilter filter, LineSplit split, double sigma, double kappa, int segments = 0) {
   BlurSettings s;
   s.algorithm = Algorithm::EdgeAware;
   s.sigma_x = s.sigma_y = sigma;
@@ -61,6 +64,7 @@ BlurSettings settings(EdgeFilter filter, LineSplit split, double sigma, double k
   s.iterations = 2;
   s.recursive.split = split;
   s.recursive.kappa = kappa;
+  s.recursive.segments = segments;
   return s;
 }
 
@@ -128,7 +132,7 @@ bool speed_table(int w, int h, const std::vector<double>& sigmas, int runs, Csv&
     std::printf("| %s |", v.name);
     for (double sigma : sigmas) {
       FrameBlur blur;
-      const Status st = blur.plan(settings(v.filter, v.split, sigma, 2.0), {rgba(w, h)});
+      const Status st = blur.plan(settings(v.filter, v.split, sigma, 2.0, v.segments), {rgba(w, h)});
       double us = -1;
       if (st.ok()) {
         auto op = [&](int i) {

@@ -199,9 +199,11 @@ CG_HOST_DEVICE inline void edge_rf_warm(const EdgeLine<T>& l, int direction, con
 // Gaussian: direction 0 writes mid = Re Σ_i causal_i; direction 1 writes
 // out = mid + Re Σ_i (anticausal_i - a_i f) (both halves include the current sample once).
 // Each term runs as a deviation e from its steady state S f (dt_gaussian_apply), e = 0 at the start.
-template <typename T>
-CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
-                                              const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
+// Direction 1's outputs go through store_out(k, element offset of k, result[channels]).
+template <typename T, class StoreOut>
+CG_HOST_DEVICE inline void edge_gaussian_walk(const EdgeLine<T>& l, int direction, const T* in, T* mid,
+                                              StoreOut store_out, const DtGaussianTerm<T> terms[2], int s0, int s1,
+                                              T extent) {
   const bool causal = direction == 0;
   const int start = edge_warm_start(l, direction, s0, s1, extent);
   const int count = causal ? s1 - start : start - s0 + 1;
@@ -229,8 +231,20 @@ CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int directio
       const T sum = steady * f + e[0][c].re + e[1][c].re;
       result[c] = causal ? sum : s.causal[c] + sum - a_sum * f;
     }
-    if (k >= s0 && k < s1) edge_store_pixel(causal ? mid : out, p, l.channels, result);
+    if (k >= s0 && k < s1) {
+      if (causal) edge_store_pixel(mid, p, l.channels, result);
+      else store_out(k, p, result);
+    }
   });
+}
+
+template <typename T>
+CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
+                                              const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
+  edge_gaussian_walk(
+      l, direction, in, mid,
+      [&](int, size_t p, const T(&result)[kEdgeMaxChannels]) { edge_store_pixel(out, p, l.channels, result); },
+      terms, s0, s1, extent);
 }
 
 // Gaussian, both halves of a segment in one thread: the causal half is kept in `out` until the
@@ -242,6 +256,15 @@ CG_HOST_DEVICE inline void edge_gaussian_warm_both(const EdgeLine<T>& l, const T
                                                    const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
   edge_gaussian_warm(l, 0, in, out, out, terms, s0, s1, extent);
   edge_gaussian_warm(l, 1, in, out, out, terms, s0, s1, extent);
+}
+
+// The same with the causal half in `mid` and the results handed to store_out (as for
+// edge_gaussian_walk): the kernels' last pass, which writes the frame's samples directly.
+template <typename T, class StoreOut>
+CG_HOST_DEVICE inline void edge_gaussian_warm_both(const EdgeLine<T>& l, const T* in, T* mid, StoreOut store_out,
+                                                   const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
+  edge_gaussian_walk(l, 0, in, mid, store_out, terms, s0, s1, extent);
+  edge_gaussian_walk(l, 1, in, mid, store_out, terms, s0, s1, extent);
 }
 
 // ---- block-parallel (exact): each segment's linear map, composed along the line by a scan ----

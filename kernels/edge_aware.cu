@@ -50,6 +50,18 @@ struct PlanePlan {
   std::vector<PassParams> x, y;  // per iteration
 };
 
+// Algorithm C's pieces per line where not set: the recursive Gaussians' rule (about 65,536
+// threads, pieces of at least 16 samples), but pieces of at most kKWayPiece samples. Measured
+// on an H100, Gaussian, 2 iterations: at 2048² RGBA that rule's 32 pieces of 64 samples took
+// 853-998 µs, 64 pieces of 32 samples 844-968, 16 pieces 911-1000; at 1080p it already gives
+// pieces of about 31 samples (427-511 µs; 64 per line: 470-548).
+constexpr int kKWayPiece = 32;
+int kway_segments(const EdgeAwareSettings& s, int lines, int length) {
+  const int k = warm_split_segments(LineSplit::KWay, s.segments, lines, length);
+  if (s.segments > 0) return k;
+  return std::max(k, (length + kKWayPiece - 1) / kKWayPiece);
+}
+
 PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int length) {
   PassParams p{};
   p.identity = !(sigma_h > 0.0);
@@ -61,7 +73,8 @@ PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int 
   // kBlockSegment (never an empty one: (segments - 1) x 32 < length).
   p.block_parallel = s.split == LineSplit::BlockParallel;
   p.segments = p.block_parallel ? (length + kBlockSegment - 1) / kBlockSegment
-                                : warm_split_segments(s.split, s.segments, lines, length);
+                   : s.split == LineSplit::KWay ? kway_segments(s, lines, length)
+                                                : warm_split_segments(s.split, s.segments, lines, length);
   return p;
 }
 
@@ -220,6 +233,13 @@ __global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, i
     if (x + i < row_samples) out[i] = static_cast<float>(in[i] >> shift);
 }
 
+// A float result as a sample: rounded half up, clamped, shifted into place.
+template <typename T>
+__device__ inline T float_to_sample(float v, float max_value, int shift) {
+  const float r = fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
+  return static_cast<T>(static_cast<unsigned>(r) << shift);
+}
+
 template <typename T>
 __global__ void store_plane_kernel(const float* work, int row_samples, int height, int shift,
                                    float max_value, T* dst, size_t pitch) {
@@ -238,10 +258,7 @@ __global__ void store_plane_kernel(const float* work, int row_samples, int heigh
   }
 #pragma unroll
   for (int i = 0; i < kSamplesPerThread; ++i)
-    if (x + i < row_samples) {
-      const float r = fminf(fmaxf(floorf(v[i] + 0.5f), 0.0f), max_value);
-      out[i] = static_cast<T>(static_cast<unsigned>(r) << shift);
-    }
+    if (x + i < row_samples) out[i] = float_to_sample<T>(v[i], max_value, shift);
 }
 
 // A pass runs down the columns of a width x height float plane (a transposed one for the
@@ -287,6 +304,25 @@ gaussian_warm_kernel(PassShape shape, PassParams p, const float* in, float* out)
   long item;
   if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
   edge_gaussian_warm_both(l, in, out, p.terms, s0, s1, p.extent);
+}
+
+// The Gaussian's last (vertical) pass with Algorithm A or C: as gaussian_warm_kernel, the causal
+// half in `mid`, the results written as the frame's samples (no store kernel, and a quarter of
+// the bytes written for 8-bit frames).
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+gaussian_warm_store_kernel(PassShape shape, PassParams p, const float* in, float* mid, T* dst, size_t dst_pitch,
+                           int shift, float max_value) {
+  EdgeLine<float> l;
+  int s0, s1;
+  long item;
+  if (!pass_item(shape, p.segments, l, s0, s1, item)) return;
+  const size_t column = static_cast<size_t>(item % shape.width) * shape.channels;
+  auto store = [&](int k, size_t, const float(&result)[kEdgeMaxChannels]) {
+    T* px = dst + static_cast<size_t>(k) * dst_pitch + column;
+    CG_FOR_CHANNELS(c, shape.channels) { px[c] = float_to_sample<T>(result[c], max_value, shift); }
+  };
+  edge_gaussian_warm_both(l, in, mid, store, p.terms, s0, s1, p.extent);
 }
 
 // ---- block-parallel: records of segment maps (edge_aware_lines.h), scanned per line ------------
@@ -463,6 +499,14 @@ Status run_plane(const PlanePlan& pp, EdgeFilter filter, const void* src, size_t
     }
     if (!pp.y[i].identity) {
       ensure_loaded();
+      if (i + 1 == pp.y.size() && filter == EdgeFilter::Gaussian && !pp.y[i].block_parallel) {
+        // The last pass writes the frame itself.
+        const unsigned blocks = blocks_for(static_cast<long>(down.width) * pp.y[i].segments);
+        gaussian_warm_store_kernel<T><<<blocks, kThreads, 0, stream>>>(
+            down, pp.y[i], cur, tmp, static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift,
+            static_cast<float>(g.max_value()));
+        return launch_check();
+      }
       pass(down, pp.y[i], cur, tmp);
       std::swap(cur, tmp);
     }
