@@ -878,7 +878,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           (gint) DEFAULT_PARTITIONS, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_SEGMENTS,
       g_param_spec_uint ("segments", "Segments",
-          "Pieces per line for partitions=k-way (0 = enough to fill the GPU)", 0,
+          "Pieces per line for partitions=k-way (0 = enough to fill the GPU; for "
+          "edge-aware also pieces of at most 32 pixels)", 0,
           MAX_SEGMENTS, DEFAULT_SEGMENTS, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_KAPPA,
       g_param_spec_double ("kappa", "Kappa",

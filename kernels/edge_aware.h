@@ -34,7 +34,7 @@ struct EdgeAwareSettings {
   double sigma_r = 30.0;
   int iterations = 3;
   LineSplit split = LineSplit::OneWay;
-  int segments = 0;    // KWay: pieces per line (0 = enough to fill the GPU)
+  int segments = 0;    // KWay: pieces per line (0 = enough to fill the GPU, pieces of at most 32 pixels)
   double kappa = 2.0;  // TwoWay / KWay warm-up, in sigmas of transformed distance
 };
 
@@ -68,7 +68,7 @@ class EdgeAwareBlur {
 
  private:
   std::unique_ptr<Plan> plan_;
-  DeviceBuffer work_a_, work_b_, mid_;  // float planes, the largest plane's size
+  DeviceBuffer work_a_, work_b_, mid_;  // float planes, the largest plane's size (mid_: rf only)
   DeviceBuffer guide_h_, guide_ht_, guide_v_;  // plane 0's spacings (ht: h transposed)
   DeviceBuffer plane_ht_, plane_v_;            // another plane's, resampled from plane 0's
   DeviceBuffer carries_;                       // block-parallel segment records
