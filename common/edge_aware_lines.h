@@ -238,33 +238,36 @@ CG_HOST_DEVICE inline void edge_gaussian_walk(const EdgeLine<T>& l, int directio
   });
 }
 
+// A store_out for edge_gaussian_walk that writes into `out` where the line puts the sample.
+template <typename T>
+CG_HOST_DEVICE inline auto edge_store_into(T* out, int channels) {
+  return [out, channels](int, size_t p, const T(&result)[kEdgeMaxChannels]) {
+    edge_store_pixel(out, p, channels, result);
+  };
+}
+
 template <typename T>
 CG_HOST_DEVICE inline void edge_gaussian_warm(const EdgeLine<T>& l, int direction, const T* in, T* mid, T* out,
                                               const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
-  edge_gaussian_walk(
-      l, direction, in, mid,
-      [&](int, size_t p, const T(&result)[kEdgeMaxChannels]) { edge_store_pixel(out, p, l.channels, result); },
-      terms, s0, s1, extent);
+  edge_gaussian_walk(l, direction, in, mid, edge_store_into(out, l.channels), terms, s0, s1, extent);
 }
 
-// Gaussian, both halves of a segment in one thread: the causal half is kept in `out` until the
-// anticausal half adds to it. The anticausal warm-up reads only the input, never another
-// segment's causal half, so no thread waits for another: one launch and no mid plane per pass
-// (the kernels' schedule).
-template <typename T>
-CG_HOST_DEVICE inline void edge_gaussian_warm_both(const EdgeLine<T>& l, const T* in, T* out,
-                                                   const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
-  edge_gaussian_warm(l, 0, in, out, out, terms, s0, s1, extent);
-  edge_gaussian_warm(l, 1, in, out, out, terms, s0, s1, extent);
-}
-
-// The same with the causal half in `mid` and the results handed to store_out (as for
-// edge_gaussian_walk): the kernels' last pass, which writes the frame's samples directly.
+// Gaussian, both halves of a segment in one thread: the causal half goes to `mid`, and the
+// anticausal half adds to it, the results handed to store_out (as for edge_gaussian_walk). The
+// anticausal warm-up reads only the input, never another segment's causal half, so no thread
+// waits for another: one launch per pass (the kernels' schedule).
 template <typename T, class StoreOut>
 CG_HOST_DEVICE inline void edge_gaussian_warm_both(const EdgeLine<T>& l, const T* in, T* mid, StoreOut store_out,
                                                    const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
   edge_gaussian_walk(l, 0, in, mid, store_out, terms, s0, s1, extent);
   edge_gaussian_walk(l, 1, in, mid, store_out, terms, s0, s1, extent);
+}
+
+// The same in place: the causal half kept in `out` until the anticausal half adds to it.
+template <typename T>
+CG_HOST_DEVICE inline void edge_gaussian_warm_both(const EdgeLine<T>& l, const T* in, T* out,
+                                                   const DtGaussianTerm<T> terms[2], int s0, int s1, T extent) {
+  edge_gaussian_warm_both(l, in, out, edge_store_into(out, l.channels), terms, s0, s1, extent);
 }
 
 // ---- block-parallel (exact): each segment's linear map, composed along the line by a scan ----
