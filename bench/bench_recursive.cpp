@@ -13,8 +13,8 @@
 // Full HD 1920x1080; the mean over the photos (and the worst) per cell, in the shape of Table 2
 // of Lee, Ko and Choe 2014.
 //
-// Launches: block-parallel with each pass in one launch (a block holds whole lines) and in three,
-// at 1080p, CIF, SD, HD and 4K (`--only launches` for this alone).
+// Launches: block-parallel, two-way and k-way with each pass in one launch (a block holds whole
+// lines) and in several, at 1080p, CIF, SD, HD and 4K (`--only launches` for this alone).
 //
 // Usage: bench_recursive [--csv PATH] [--quick] [--data DIR] [--only VARIANT-TEXT] (speed of those variants only). Without a GPU: a skip line, exit 0.
 
@@ -127,9 +127,11 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
   std::printf("\n|---|");
   for (size_t i = 0; i < sigmas.size(); ++i) std::printf("---:|");
   std::printf("\n");
+  std::vector<std::pair<std::string, std::vector<double>>> timed;  // variant, µs per sigma
   for (const Variant& v : kVariants) {
     if (!opt.wanted(v.name)) continue;
     std::printf("| %s |", v.name);
+    timed.push_back({v.name, {}});
     for (double sigma : sigmas) {
       FrameBlur blur;
       const Status st = blur.plan(settings_for(v, sigma), {spec});
@@ -143,10 +145,29 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
       }
       if (us < 0) std::printf(" n/a |");
       else std::printf(" %.1f |", us);
+      timed.back().second.push_back(us);
       char line[256];
       std::snprintf(line, sizeof line, "speed,\"%s\",%s,%d,%d,%g,%.3f,%.3f,,", device, v.name, width,
                     height, sigma, us, copy_us);
       csv.row(line);
+    }
+    std::printf("\n");
+  }
+  // The seed's claim (two-way about 2x one-way), as rows of the same table: one-way's time over
+  // two-way's, from the timings above.
+  const auto find = [&](const std::string& name) -> const std::vector<double>* {
+    for (const auto& [n, us] : timed)
+      if (n == name) return &us;
+    return nullptr;
+  };
+  for (const char* filter : {"yvv2002", "yvv1995", "deriche"}) {
+    const std::vector<double>* one = find(std::string(filter) + " one-way");
+    const std::vector<double>* two = find(std::string(filter) + " two-way");
+    if (!one || !two) continue;
+    std::printf("| %s two-way speed-up over one-way |", filter);
+    for (size_t i = 0; i < sigmas.size(); ++i) {
+      if ((*one)[i] > 0 && (*two)[i] > 0) std::printf(" %.2fx |", (*one)[i] / (*two)[i]);
+      else std::printf(" n/a |");
     }
     std::printf("\n");
   }
@@ -205,6 +226,7 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
       {"tiled (default from 2 passes)", 0, -1, 0},      {"tiled, 4-column strips", 4, -1, 0}, {"tiled, 16-column strips", 16, -1, 0},
       {"lines (default for 1 pass), auto start", 0, 0, 0},     {"lines, direct start", 0, 1, 0},     {"lines, prefix start", 0, 2, 0},
       {"lines, direct, 64 per thread", 0, 1, 64}, {"lines, direct, 256 per thread", 0, 1, 256},
+      {"lines, direct, 512 per thread", 0, 1, 512}, {"lines, direct, 1024 per thread", 0, 1, 1024},
   };
   for (int passes : {1, 3})
     for (const Variant& v : variants) {
@@ -232,41 +254,43 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
   return true;
 }
 
-// Block-parallel passes in one launch (a block holds whole lines) or three (carries, scan,
-// apply), forced, and as RecursiveBlur picks them by size (auto).
+// Each pass in one launch (a block holds whole lines) or several (block-parallel: carries, scan,
+// apply; two-way and k-way: the causal halves, then the anticausal ones), forced, and as
+// RecursiveBlur picks them (auto).
 bool launch_table(int width, int height, Csv& csv, const char* device, int runs) {
   RgbaFrames frames;
   if (!frames.create(width, height)) return false;
   const double sigmas[] = {2, 10, 100};
-  std::printf("\n### Block-parallel launches, %dx%d RGBA8: µs per frame\n\n", width, height);
-  std::printf("| filter | launches per pass |");
+  std::printf("\n### Launches per pass, %dx%d RGBA8: µs per frame\n\n", width, height);
+  std::printf("| filter | split | launches per pass |");
   for (double s : sigmas) std::printf(" σ=%g |", s);
-  std::printf("\n|---|---|");
+  std::printf("\n|---|---|---|");
   for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
   std::printf("\n");
   using Launches = RecursiveBlur::Launches;
   const std::pair<Launches, const char*> choices[] = {
-      {Launches::One, "one"}, {Launches::Three, "three"}, {Launches::Auto, "auto (by size)"}};
-  for (RecursiveFilter f : {RecursiveFilter::YoungVanVliet2002, RecursiveFilter::Deriche})
-    for (const auto& [launches, name] : choices) {
-      std::printf("| %s | %s |", recursive_filter_name(f), name);
-      for (double sigma : sigmas) {
-        RecursiveSettings rs;
-        rs.filter = f;
-        rs.split = LineSplit::BlockParallel;
-        RecursiveBlur blur;
-        blur.force_launches(launches);
-        REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
-        double us = -1;
-        if (!frames.time(blur, runs, &us)) return false;
-        std::printf(" %.1f |", us);
-        char line[512];
-        std::snprintf(line, sizeof line, "launches,\"%s\",%s block-parallel %s,%d,%d,%g,%.3f,,,,", device,
-                      recursive_filter_name(f), name, width, height, sigma, us);
-        csv.row(line);
+      {Launches::One, "one"}, {Launches::Several, "several"}, {Launches::Auto, "auto"}};
+  for (LineSplit split : {LineSplit::BlockParallel, LineSplit::TwoWay, LineSplit::KWay})
+    for (RecursiveFilter f : {RecursiveFilter::YoungVanVliet2002, RecursiveFilter::Deriche})
+      for (const auto& [launches, name] : choices) {
+        std::printf("| %s | %s | %s |", recursive_filter_name(f), line_split_name(split), name);
+        for (double sigma : sigmas) {
+          RecursiveSettings rs;
+          rs.filter = f;
+          rs.split = split;
+          RecursiveBlur blur;
+          blur.force_launches(launches);
+          REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
+          double us = -1;
+          if (!frames.time(blur, runs, &us)) return false;
+          std::printf(" %.1f |", us);
+          char line[512];
+          std::snprintf(line, sizeof line, "launches,\"%s\",%s %s %s,%d,%d,%g,%.3f,,,,", device,
+                        recursive_filter_name(f), line_split_name(split), name, width, height, sigma, us);
+          csv.row(line);
+        }
+        std::printf("\n");
       }
-      std::printf("\n");
-    }
   return true;
 }
 
@@ -387,7 +411,7 @@ int main(int argc, char** argv) {
   bool ok = speed_table(1920, 1080, {0.5, 1, 2, 5, 10, 30, 100}, runs, csv, prop.name, opt);
   ok = speed_table(720, 576, {2, 5, 10, 30}, runs, csv, prop.name, opt) && ok;
   if (opt.wanted("box")) ok = box_start_table(csv, prop.name, runs) && ok;
-  if (opt.wanted("block-parallel launches"))
+  if (opt.wanted("launches"))
     for (const auto& size : {std::pair{1920, 1080}, std::pair{352, 288}, std::pair{720, 576}, std::pair{1280, 720},
                              std::pair{3840, 2160}})
       ok = launch_table(size.first, size.second, csv, prop.name, runs) && ok;

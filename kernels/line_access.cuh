@@ -71,60 +71,68 @@ struct LineView {
   __device__ void store(int i, float v) const { plane.store_at(first + static_cast<size_t>(i) * step, v); }
 };
 
-// Samples loaded kLoadAhead at a time before any is used: a sequential recursion otherwise
-// waits for every load in turn (the compiler cannot hoist loads above stores to another plane).
+// Loads issued before the samples they bring are used, kLoadAhead at a time (box_filter.cu).
 constexpr int kLoadAhead = 8;
 
-// f(i, x[i]) for i = from .. to - 1, in order. Whole batches first, with no per-sample test
+// for_each_forward / for_each_backward: samples loaded kBatch at a time, a batch ahead of their
+// use: while the recursion steps through batch k, the loads of batch k + 1 are in flight. A
+// sequential recursion otherwise waits for every load (or every batch) in turn, and the
+// compiler cannot hoist loads above the stores to another plane. The best batch depends on the
+// kernel (recursive.cu: longer for few threads with long lines, shorter where registers limit
+// occupancy).
+//
+// f(i, x[i]) for i = from .. to - 1, in order. Every batch but the last has no per-sample test
 // (straight-line code: a test per sample made the compiler branch around every step, 25 % more
-// instructions in the warmed-up kernels' loops), then the last, partial batch.
-template <typename T, class F>
+// instructions in the warmed-up kernels' loops); loads past `to` repeat x[to - 1].
+template <int kBatch, typename T, class F>
 __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, F&& f) {
+  if (from >= to) return;
+  float cur[kBatch];
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) cur[j] = x.load(min(from + j, to - 1));
   int i0 = from;
-  for (; i0 + kLoadAhead <= to; i0 += kLoadAhead) {
-    float v[kLoadAhead];
+  for (; i0 + kBatch < to; i0 += kBatch) {
+    float next[kBatch];
 #pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j) v[j] = x.load(i0 + j);
+    for (int j = 0; j < kBatch; ++j) next[j] = x.load(min(i0 + kBatch + j, to - 1));
 #pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j) f(i0 + j, v[j]);
+    for (int j = 0; j < kBatch; ++j) f(i0 + j, cur[j]);
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) cur[j] = next[j];
   }
-  if (i0 < to) {
-    float v[kLoadAhead];
 #pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j) v[j] = x.load(min(i0 + j, to - 1));
-#pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j)
-      if (i0 + j < to) f(i0 + j, v[j]);
-  }
+  for (int j = 0; j < kBatch; ++j)
+    if (i0 + j < to) f(i0 + j, cur[j]);
 }
 
-// f(i, a[i], b[i]) for i = from - 1 down to `to`; b is read only when kReadB. Batched as
+// f(i, a[i], b[i]) for i = from - 1 down to `to`; b is read only when kReadB. Pipelined as
 // for_each_forward.
-template <bool kReadB, typename TA, typename TB, class F>
+template <int kBatch, bool kReadB, typename TA, typename TB, class F>
 __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<TB>& b, int from, int to,
                                          F&& f) {
+  if (from <= to) return;
+  float ca[kBatch], cb[kBatch];
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) {
+    ca[j] = a.load(max(from - 1 - j, to));
+    cb[j] = kReadB ? b.load(max(from - 1 - j, to)) : 0.0f;
+  }
   int i0 = from - 1;
-  for (; i0 - kLoadAhead + 1 >= to; i0 -= kLoadAhead) {
-    float va[kLoadAhead], vb[kLoadAhead];
+  for (; i0 - kBatch >= to; i0 -= kBatch) {
+    float na[kBatch], nb[kBatch];
 #pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j) {
-      va[j] = a.load(i0 - j);
-      vb[j] = kReadB ? b.load(i0 - j) : 0.0f;
+    for (int j = 0; j < kBatch; ++j) {
+      na[j] = a.load(max(i0 - kBatch - j, to));
+      nb[j] = kReadB ? b.load(max(i0 - kBatch - j, to)) : 0.0f;
     }
 #pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j) f(i0 - j, va[j], vb[j]);
-  }
-  if (i0 >= to) {
-    float va[kLoadAhead], vb[kLoadAhead];
+    for (int j = 0; j < kBatch; ++j) f(i0 - j, ca[j], cb[j]);
 #pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j) {
-      va[j] = a.load(max(i0 - j, to));
-      vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
-    }
-#pragma unroll
-    for (int j = 0; j < kLoadAhead; ++j)
-      if (i0 - j >= to) f(i0 - j, va[j], vb[j]);
+    for (int j = 0; j < kBatch; ++j) ca[j] = na[j], cb[j] = nb[j];
   }
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j)
+    if (i0 - j >= to) f(i0 - j, ca[j], cb[j]);
 }
 
 // The (line, segment) pair this thread owns and the segment's sample range [s0, s1); false for

@@ -145,6 +145,21 @@ struct PassParams {
   int warmup;    // TwoWay / KWay: samples run before a segment to forget the unknown start
 };
 
+// Samples per batch of the line loops (line_access.cuh), by kernel, measured on an H200
+// (bench_recursive, Young–van Vliet, σ 2; batches of 8 / 16 / 32):
+//   one-way          SD 112.5 / 83.6 / 76.5 µs, 1080p 380 / 254 / 200: at most a warp per
+//                    scheduler, so only its own loads ahead cover their latency;
+//   two-way (fused)  SD 62.9 / 50.8 / 56.8, 1080p 207 / 149 / 144; 32 overflows the instruction
+//                    cache with its four loops (Nsight Compute: "no instruction" stalls 0.05 ->
+//                    0.2-0.5 per issue) and loses at SD (Deriche 60.1 -> 69.2); its warm-ups,
+//                    a few batches long, keep 8;
+//   k-way            SD 28.7 / 32.2 / 39.3, 1080p 107 / 138 / 121: its many threads lose
+//                    occupancy to the batches' registers.
+constexpr int kOneWayBatch = 32;
+constexpr int kTwoWayBatch = 16;
+constexpr int kTwoWayWarmBatch = 8;
+constexpr int kSplitBatch = 8;
+
 // OneWay: the whole line in one thread.
 template <class Ops, typename TIn, typename TOut>
 __global__ void __launch_bounds__(kThreads)
@@ -159,42 +174,37 @@ one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassPa
   const LineView<float> m(mid, l, line);
   const LineView<TOut> y(out, l, line);
   typename Ops::State st = Ops::left_start(p.k, x.load(0));
-  for_each_forward(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
+  for_each_forward<kOneWayBatch>(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
   st = Ops::right_start(p.k, st, x.load(n - 1), p.start);
-  for_each_backward<Ops::kAnticausalReadsInput>(m, x, n, 0, [&](int i, float c, float v) {
+  for_each_backward<kOneWayBatch, Ops::kAnticausalReadsInput>(m, x, n, 0, [&](int i, float c, float v) {
     y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? v : c, st)));
   });
 }
 
 // TwoWay / KWay, causal half: each segment warms up over `warmup` samples before it. The last
 // segment also leaves the exact right start of its line in `right`.
-template <class Ops, typename TIn>
-__global__ void __launch_bounds__(kThreads)
-warm_causal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* right, PassParams<Ops> p) {
-  begin_chained_kernel();
-  SegmentItem it;
-  if (!segment_item(l, p.segment, p.segments, it)) return;
+template <int kWarmBatch, int kBatch, class Ops, typename TIn>
+__device__ inline void warm_causal(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, float* right,
+                                   const PassParams<Ops>& p, const SegmentItem& it) {
   const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
   const LineView<TIn> x(in, l, line);
   const LineView<float> m(mid, l, line);
   const int w = max(0, s0 - p.warmup);  // from 0 the start is exact
   typename Ops::State st = Ops::left_start(p.k, x.load(w));
-  for_each_forward(x, w, s0, [&](int, float v) { Ops::causal_step(p.k, v, st); });
-  for_each_forward(x, s0, s1, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
+  for_each_forward<kWarmBatch>(x, w, s0, [&](int, float v) { Ops::causal_step(p.k, v, st); });
+  for_each_forward<kBatch>(x, s0, s1, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
   if (seg == p.segments - 1) {
     const typename Ops::State r = Ops::right_start(p.k, st, x.load(l.length - 1), p.start);
     Ops::pack(r, right + static_cast<size_t>(line) * Ops::kCarry);
   }
 }
 
-// TwoWay / KWay, anticausal half: each segment but the last warms up over the samples after it.
-template <class Ops, typename TIn, typename TOut>
-__global__ void __launch_bounds__(kThreads)
-warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, const float* right,
-                       PassParams<Ops> p) {
-  begin_chained_kernel();
-  SegmentItem it;
-  if (!segment_item(l, p.segment, p.segments, it)) return;
+// TwoWay / KWay, anticausal half: each segment but the last warms up over the samples after it
+// (the causal results of the next segments, for Young–van Vliet).
+template <int kWarmBatch, int kBatch, class Ops, typename TIn, typename TOut>
+__device__ inline void warm_anticausal(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid,
+                                       const Plane<TOut>& out, const float* right, const PassParams<Ops>& p,
+                                       const SegmentItem& it) {
   const int line = it.line, s0 = it.s0, s1 = it.s1;
   const int n = l.length;
   const LineView<TIn> x(in, l, line);
@@ -210,12 +220,46 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
   } else {
     st = Ops::anticausal_warm_start(p.k, m.load(e - 1), x.load(e - 1));
   }
-  for_each_backward<kReadsInput>(m, x, e, s1, [&](int, float c, float v) {
+  for_each_backward<kWarmBatch, kReadsInput>(m, x, e, s1, [&](int, float c, float v) {
     Ops::anticausal_step(p.k, kReadsInput ? v : c, st);
   });
-  for_each_backward<kReadsInput>(m, x, s1, s0, [&](int i, float c, float v) {
+  for_each_backward<kBatch, kReadsInput>(m, x, s1, s0, [&](int i, float c, float v) {
     y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, kReadsInput ? v : c, st)));
   });
+}
+
+// The two halves in two launches (a thread per (line, segment), any number of segments).
+template <class Ops, typename TIn>
+__global__ void __launch_bounds__(kThreads)
+warm_causal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* right, PassParams<Ops> p) {
+  begin_chained_kernel();
+  SegmentItem it;
+  if (segment_item(l, p.segment, p.segments, it)) warm_causal<kSplitBatch, kSplitBatch>(l, in, mid, right, p, it);
+}
+
+template <class Ops, typename TIn, typename TOut>
+__global__ void __launch_bounds__(kThreads)
+warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, const float* right,
+                       PassParams<Ops> p) {
+  begin_chained_kernel();
+  SegmentItem it;
+  if (segment_item(l, p.segment, p.segments, it)) warm_anticausal<kSplitBatch, kSplitBatch>(l, in, mid, out, right, p, it);
+}
+
+// The two halves in one launch, where a block holds whole lines (block_lines of them): the
+// anticausal warm-up reads what the next segments' threads wrote, so the halves meet at a
+// barrier instead of a kernel boundary.
+template <class Ops, typename TIn, typename TOut>
+__global__ void __launch_bounds__(kThreads)
+warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, float* right, PassParams<Ops> p,
+                 int block_lines) {
+  begin_chained_kernel();
+  SegmentItem it;
+  int local_line;
+  const bool active = block_segment_item(l, p.segment, p.segments, block_lines, it, local_line);
+  if (active) warm_causal<kTwoWayWarmBatch, kTwoWayBatch>(l, in, mid, right, p, it);
+  __syncthreads();
+  if (active) warm_anticausal<kTwoWayWarmBatch, kTwoWayBatch>(l, in, mid, out, right, p, it);
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------
@@ -723,6 +767,7 @@ struct PassPlan {
   int warmup = 0;
   int block_threads = kThreads;  // one-way, two-way and k-way launches
   int block_lines = 0;           // bp_fused_kernel: whole lines per block (0: the multi-launch kernels)
+  int warm_block_lines = 0;      // warm_both_kernel: whole lines per block (0: two launches)
   int scan_threads = kThreads;   // bp_scan_kernel: a thread per line
   bool chained = false;          // launches overlap the previous kernel's tail (launch_chained)
 };
@@ -734,6 +779,22 @@ int block_threads_for(long items, int sm_count) {
   for (int threads : {kThreads, kThreads / 2})
     if ((items + threads - 1) / threads >= 2L * sm_count) return threads;
   return kWarp;
+}
+
+// Whole lines per block for warm_both_kernel, or 0 where a line's segments (times `group`, the
+// lines that share a block) take more than a block's kThreads threads. Columns: a power of two
+// up to a warp, so that a warp reads a row of neighbouring samples; rows: as many as the
+// one-way blocks' thread count holds.
+int warm_block_lines(int segments, int lines, int group, int sm_count) {
+  const int row_threads = segments * group;
+  if (row_threads > kThreads) return 0;
+  if (group == 1) {
+    int n = std::min(kWarp, kThreads / segments);
+    while (n & (n - 1)) n &= n - 1;
+    return n;
+  }
+  const int threads = block_threads_for(static_cast<long>(lines) * segments, sm_count);
+  return std::max(1, threads / row_threads) * group;
 }
 
 // Whole lines per block for bp_fused_kernel, or 0 where a line's segments do not fit in a
@@ -773,6 +834,13 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   if (s.split == LineSplit::BlockParallel && p.segments > 1 &&
       (launches == RecursiveBlur::Launches::One || (launches == RecursiveBlur::Launches::Auto && small)))
     p.block_lines = fused_block_lines(p.segments, lines, group, sm_count);
+  // The warmed-up halves in one launch: two-way by default (measured: bench_recursive, launches
+  // table), k-way only when forced.
+  const bool warm = s.split == LineSplit::TwoWay || s.split == LineSplit::KWay;
+  if (warm && p.segments > 1 &&
+      (launches == RecursiveBlur::Launches::One ||
+       (launches == RecursiveBlur::Launches::Auto && s.split == LineSplit::TwoWay)))
+    p.warm_block_lines = warm_block_lines(p.segments, lines, group, sm_count);
   return p;
 }
 
@@ -854,6 +922,14 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
     if (!staged)
       CG_CUDA_TRY(launch_chained(plan.chained, bp_apply_kernel<Ops, TIn, TOut>, blocks_for(items), kThreads, 0, stream,
                                  l, in, out, carries, anticausal, p));
+  } else if (plan.warm_block_lines) {
+    const int lines_per_block = plan.warm_block_lines;
+    const int block_threads = (lines_per_block * p.segments + kWarp - 1) / kWarp * kWarp;
+    const unsigned blocks = static_cast<unsigned>((l.count + lines_per_block - 1) / lines_per_block);
+    // Chained (measured, H200, Young–van Vliet two-way at σ 2, back to back: SD 52.7 -> 49.9 µs,
+    // 1080p 213.3 -> 209.9).
+    CG_CUDA_TRY(launch_chained(plan.chained, warm_both_kernel<Ops, TIn, TOut>, blocks, block_threads, 0, stream, l,
+                               in, mid, out, right, p, lines_per_block));
   } else {
     // Chained for k-way, not for two-way (measured, Young–van Vliet: k-way 104 -> 102 µs at
     // 1080p, 30.6 -> 27.5 at SD; two-way 301 -> 311 and 91.5 -> 99.3, for a reason not found).

@@ -65,10 +65,11 @@ class RecursiveBlur : public PlaneBlur {
 
   void release();
 
-  // Bench and tests: block-parallel passes in one launch wherever a block holds a line's
-  // segments (One), always in three (Three), or as measured fastest for the size (Auto: one
-  // launch for passes too small to fill the GPU). Before plan().
-  enum class Launches { Auto, One, Three };
+  // Bench and tests: each pass in one launch wherever a block holds a line's segments (One), or
+  // always in several (Several: three for block-parallel, two for two-way and k-way), or as
+  // measured fastest (Auto: block-parallel in one launch for passes too small to fill the GPU,
+  // two-way in one, k-way in two). Before plan().
+  enum class Launches { Auto, One, Several };
   void force_launches(Launches launches) { launches_ = launches; }
 
   struct Passes;  // both passes' launch parameters (recursive.cu)

@@ -57,7 +57,7 @@ std::string describe(const Case& c) {
   std::snprintf(buf, sizeof buf, "%s %s%s %s u%d C%d%s %dx%d pad %d sigma %g/%g%s",
                 recursive_filter_name(c.s.filter), line_split_name(c.s.split),
                 c.launches == RecursiveBlur::Launches::One ? " (one launch)"
-                : c.launches == RecursiveBlur::Launches::Three ? " (three launches)" : "",
+                : c.launches == RecursiveBlur::Launches::Several ? " (several launches)" : "",
                 start_up_name(c.s.start), c.g.bytes_per_sample * 8, c.g.channels,
                 c.g.shift ? " shift" : "", c.g.width, c.g.height, c.pad, c.sigma_x, c.sigma_y,
                 c.constant ? " constant" : "");
@@ -205,7 +205,7 @@ CG_TEST(sigmas_and_stability) {
 // Deriche, a last segment of one row).
 CG_TEST(block_parallel_one_and_three_launches) {
   std::vector<Case> cases;
-  for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Three}) {
+  for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Several}) {
     std::vector<Case> group = {
         make(3, 2, 3, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 1, 1),
         make(33, 65, 2, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 3, 3, 1),
@@ -230,6 +230,37 @@ CG_TEST(block_parallel_one_and_three_launches) {
       cases.push_back(c);
     }
   }
+  run_cases(cases);
+}
+
+// Two-way and k-way with both halves in one launch (blocks of whole lines: partial last blocks,
+// RGBA rows, columns) and in two, each forced: the results must agree with the exact reference
+// (kappa 8) either way. K-way with more pieces than a block holds falls back to two launches.
+CG_TEST(warm_splits_one_and_two_launches) {
+  std::vector<Case> cases;
+  for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Several})
+    for (LineSplit split : {LineSplit::TwoWay, LineSplit::KWay}) {
+      std::vector<Case> group = {
+          make(1, 1, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, split, 2, 2),
+          make(3, 2, 3, 1, 0, RecursiveFilter::Deriche, split, 1, 1),
+          make(33, 65, 2, 1, 0, RecursiveFilter::YoungVanVliet1995, split, 3, 3, 1),
+          make(385, 289, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, split, 5, 5, 12),
+          make(720, 576, 4, 1, 0, RecursiveFilter::Deriche, split, 2, 2),
+          make(1921, 1081, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, split, 10, 10, 4),
+          make(1000, 77, 1, 2, 0, RecursiveFilter::Deriche, split, 4, 6, 6),
+          make(300, 64, 4, 2, 4, RecursiveFilter::YoungVanVliet2002, split, 20, 1),
+          make(500, 40, 4, 1, 0, RecursiveFilter::Deriche, split, 3, 0),
+      };
+      if (split == LineSplit::KWay) {
+        Case many = make(4000, 3, 1, 1, 0, RecursiveFilter::YoungVanVliet2002, split, 2, 1);
+        many.s.segments = 200;  // 200 pieces a row: more than a block's threads
+        group.push_back(many);
+      }
+      for (Case& c : group) {
+        c.launches = launches;
+        cases.push_back(c);
+      }
+    }
   run_cases(cases);
 }
 
