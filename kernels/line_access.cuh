@@ -74,27 +74,49 @@ struct LineView {
 // Loads issued before the samples they bring are used, kLoadAhead at a time (box_filter.cu).
 constexpr int kLoadAhead = 8;
 
-// for_each_forward / for_each_backward: samples loaded kBatch at a time, a batch ahead of their
-// use: while the recursion steps through batch k, the loads of batch k + 1 are in flight. A
-// sequential recursion otherwise waits for every load (or every batch) in turn, and the
-// compiler cannot hoist loads above the stores to another plane. The best batch depends on the
-// kernel (recursive.cu: longer for few threads with long lines, shorter where registers limit
-// occupancy).
+// for_each_forward / for_each_backward: samples loaded kBatch at a time and, with kAhead, a batch
+// ahead of their use: while the recursion steps through batch k, the loads of batch k + 1 are in
+// flight. A sequential recursion otherwise waits for every batch in turn (the compiler cannot
+// hoist loads above the stores to another plane). The best choice depends on the kernel
+// (recursive.cu: long batches ahead for few threads with long lines; short batches, not ahead,
+// where registers limit the occupancy that hides the latency instead).
 //
 // f(i, x[i]) for i = from .. to - 1, in order. Every batch but the last has no per-sample test
 // (straight-line code: a test per sample made the compiler branch around every step, 25 % more
 // instructions in the warmed-up kernels' loops); loads past `to` repeat x[to - 1].
-template <int kBatch, typename T, class F>
+template <int kBatch, bool kAhead, typename T, class F>
 __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, F&& f) {
+  if constexpr (!kAhead) {
+    // Each batch loaded at its top; whole batches unclamped.
+    int i0 = from;
+    for (; i0 + kBatch <= to; i0 += kBatch) {
+      float v[kBatch];
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) v[j] = x.load(i0 + j);
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) f(i0 + j, v[j]);
+    }
+    if (i0 < to) {
+      float v[kBatch];
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) v[j] = x.load(min(i0 + j, to - 1));
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j)
+        if (i0 + j < to) f(i0 + j, v[j]);
+    }
+    return;
+  }
   if (from >= to) return;
   float cur[kBatch];
+  auto load = [&](int i0, float(&v)[kBatch]) {
 #pragma unroll
-  for (int j = 0; j < kBatch; ++j) cur[j] = x.load(min(from + j, to - 1));
+    for (int j = 0; j < kBatch; ++j) v[j] = x.load(min(i0 + j, to - 1));
+  };
+  load(from, cur);
   int i0 = from;
   for (; i0 + kBatch < to; i0 += kBatch) {
     float next[kBatch];
-#pragma unroll
-    for (int j = 0; j < kBatch; ++j) next[j] = x.load(min(i0 + kBatch + j, to - 1));
+    load(i0 + kBatch, next);
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) f(i0 + j, cur[j]);
 #pragma unroll
@@ -107,24 +129,49 @@ __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, 
 
 // f(i, a[i], b[i]) for i = from - 1 down to `to`; b is read only when kReadB. Pipelined as
 // for_each_forward.
-template <int kBatch, bool kReadB, typename TA, typename TB, class F>
+template <int kBatch, bool kAhead, bool kReadB, typename TA, typename TB, class F>
 __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<TB>& b, int from, int to,
                                          F&& f) {
+  if constexpr (!kAhead) {
+    // Each batch loaded at its top; whole batches unclamped.
+    int i0 = from - 1;
+    for (; i0 - kBatch + 1 >= to; i0 -= kBatch) {
+      float va[kBatch], vb[kBatch];
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) {
+        va[j] = a.load(i0 - j);
+        vb[j] = kReadB ? b.load(i0 - j) : 0.0f;
+      }
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) f(i0 - j, va[j], vb[j]);
+    }
+    if (i0 >= to) {
+      float va[kBatch], vb[kBatch];
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) {
+        va[j] = a.load(max(i0 - j, to));
+        vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
+      }
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j)
+        if (i0 - j >= to) f(i0 - j, va[j], vb[j]);
+    }
+    return;
+  }
   if (from <= to) return;
   float ca[kBatch], cb[kBatch];
+  auto load = [&](int i0, float(&va)[kBatch], float(&vb)[kBatch]) {
 #pragma unroll
-  for (int j = 0; j < kBatch; ++j) {
-    ca[j] = a.load(max(from - 1 - j, to));
-    cb[j] = kReadB ? b.load(max(from - 1 - j, to)) : 0.0f;
-  }
+    for (int j = 0; j < kBatch; ++j) {
+      va[j] = a.load(max(i0 - j, to));
+      vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
+    }
+  };
+  load(from - 1, ca, cb);
   int i0 = from - 1;
   for (; i0 - kBatch >= to; i0 -= kBatch) {
     float na[kBatch], nb[kBatch];
-#pragma unroll
-    for (int j = 0; j < kBatch; ++j) {
-      na[j] = a.load(max(i0 - kBatch - j, to));
-      nb[j] = kReadB ? b.load(max(i0 - kBatch - j, to)) : 0.0f;
-    }
+    load(i0 - kBatch, na, nb);
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) f(i0 - j, ca[j], cb[j]);
 #pragma unroll

@@ -154,7 +154,8 @@ struct PassParams {
 //                    0.2-0.5 per issue) and loses at SD (Deriche 60.1 -> 69.2); its warm-ups,
 //                    a few batches long, keep 8;
 //   k-way            SD 28.7 / 32.2 / 39.3, 1080p 107 / 138 / 121: its many threads lose
-//                    occupancy to the batches' registers.
+//                    occupancy to the batches' registers; it keeps batches of 8 loaded at the
+//                    top of each batch (1080p 101.9 against 107 a batch ahead).
 constexpr int kOneWayBatch = 32;
 constexpr int kTwoWayBatch = 16;
 constexpr int kTwoWayWarmBatch = 8;
@@ -174,16 +175,16 @@ one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassPa
   const LineView<float> m(mid, l, line);
   const LineView<TOut> y(out, l, line);
   typename Ops::State st = Ops::left_start(p.k, x.load(0));
-  for_each_forward<kOneWayBatch>(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
+  for_each_forward<kOneWayBatch, true>(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
   st = Ops::right_start(p.k, st, x.load(n - 1), p.start);
-  for_each_backward<kOneWayBatch, Ops::kAnticausalReadsInput>(m, x, n, 0, [&](int i, float c, float v) {
+  for_each_backward<kOneWayBatch, true, Ops::kAnticausalReadsInput>(m, x, n, 0, [&](int i, float c, float v) {
     y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? v : c, st)));
   });
 }
 
 // TwoWay / KWay, causal half: each segment warms up over `warmup` samples before it. The last
 // segment also leaves the exact right start of its line in `right`.
-template <int kWarmBatch, int kBatch, class Ops, typename TIn>
+template <int kWarmBatch, int kBatch, bool kAhead, class Ops, typename TIn>
 __device__ inline void warm_causal(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, float* right,
                                    const PassParams<Ops>& p, const SegmentItem& it) {
   const int line = it.line, seg = it.seg, s0 = it.s0, s1 = it.s1;
@@ -191,8 +192,8 @@ __device__ inline void warm_causal(const Lines& l, const Plane<TIn>& in, const P
   const LineView<float> m(mid, l, line);
   const int w = max(0, s0 - p.warmup);  // from 0 the start is exact
   typename Ops::State st = Ops::left_start(p.k, x.load(w));
-  for_each_forward<kWarmBatch>(x, w, s0, [&](int, float v) { Ops::causal_step(p.k, v, st); });
-  for_each_forward<kBatch>(x, s0, s1, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
+  for_each_forward<kWarmBatch, kAhead>(x, w, s0, [&](int, float v) { Ops::causal_step(p.k, v, st); });
+  for_each_forward<kBatch, kAhead>(x, s0, s1, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
   if (seg == p.segments - 1) {
     const typename Ops::State r = Ops::right_start(p.k, st, x.load(l.length - 1), p.start);
     Ops::pack(r, right + static_cast<size_t>(line) * Ops::kCarry);
@@ -201,7 +202,7 @@ __device__ inline void warm_causal(const Lines& l, const Plane<TIn>& in, const P
 
 // TwoWay / KWay, anticausal half: each segment but the last warms up over the samples after it
 // (the causal results of the next segments, for Young–van Vliet).
-template <int kWarmBatch, int kBatch, class Ops, typename TIn, typename TOut>
+template <int kWarmBatch, int kBatch, bool kAhead, class Ops, typename TIn, typename TOut>
 __device__ inline void warm_anticausal(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid,
                                        const Plane<TOut>& out, const float* right, const PassParams<Ops>& p,
                                        const SegmentItem& it) {
@@ -220,10 +221,10 @@ __device__ inline void warm_anticausal(const Lines& l, const Plane<TIn>& in, con
   } else {
     st = Ops::anticausal_warm_start(p.k, m.load(e - 1), x.load(e - 1));
   }
-  for_each_backward<kWarmBatch, kReadsInput>(m, x, e, s1, [&](int, float c, float v) {
+  for_each_backward<kWarmBatch, kAhead, kReadsInput>(m, x, e, s1, [&](int, float c, float v) {
     Ops::anticausal_step(p.k, kReadsInput ? v : c, st);
   });
-  for_each_backward<kBatch, kReadsInput>(m, x, s1, s0, [&](int i, float c, float v) {
+  for_each_backward<kBatch, kAhead, kReadsInput>(m, x, s1, s0, [&](int i, float c, float v) {
     y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, kReadsInput ? v : c, st)));
   });
 }
@@ -234,7 +235,8 @@ __global__ void __launch_bounds__(kThreads)
 warm_causal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, float* right, PassParams<Ops> p) {
   begin_chained_kernel();
   SegmentItem it;
-  if (segment_item(l, p.segment, p.segments, it)) warm_causal<kSplitBatch, kSplitBatch>(l, in, mid, right, p, it);
+  if (segment_item(l, p.segment, p.segments, it))
+    warm_causal<kSplitBatch, kSplitBatch, false>(l, in, mid, right, p, it);
 }
 
 template <class Ops, typename TIn, typename TOut>
@@ -243,7 +245,8 @@ warm_anticausal_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out
                        PassParams<Ops> p) {
   begin_chained_kernel();
   SegmentItem it;
-  if (segment_item(l, p.segment, p.segments, it)) warm_anticausal<kSplitBatch, kSplitBatch>(l, in, mid, out, right, p, it);
+  if (segment_item(l, p.segment, p.segments, it))
+    warm_anticausal<kSplitBatch, kSplitBatch, false>(l, in, mid, out, right, p, it);
 }
 
 // The two halves in one launch, where a block holds whole lines (block_lines of them): the
@@ -257,9 +260,9 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
   SegmentItem it;
   int local_line;
   const bool active = block_segment_item(l, p.segment, p.segments, block_lines, it, local_line);
-  if (active) warm_causal<kTwoWayWarmBatch, kTwoWayBatch>(l, in, mid, right, p, it);
+  if (active) warm_causal<kTwoWayWarmBatch, kTwoWayBatch, true>(l, in, mid, right, p, it);
   __syncthreads();
-  if (active) warm_anticausal<kTwoWayWarmBatch, kTwoWayBatch>(l, in, mid, out, right, p, it);
+  if (active) warm_anticausal<kTwoWayWarmBatch, kTwoWayBatch, true>(l, in, mid, out, right, p, it);
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------
