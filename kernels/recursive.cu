@@ -873,6 +873,17 @@ unsigned blocks_for(long items, int threads = kThreads) {
   return static_cast<unsigned>((items + threads - 1) / threads);
 }
 
+// The grid of a kernel whose blocks hold whole lines (bp_fused_kernel, warm_both_kernel):
+// `lines_per_block` lines of `segments` threads each, in whole warps.
+struct WholeLineGrid {
+  unsigned blocks;
+  int threads;
+};
+WholeLineGrid whole_line_grid(int lines, int lines_per_block, int segments) {
+  return {static_cast<unsigned>((lines + lines_per_block - 1) / lines_per_block),
+          (lines_per_block * segments + kWarp - 1) / kWarp * kWarp};
+}
+
 // Young–van Vliet block-parallel in three launches per pass: the horizontal apply also leaves
 // the vertical pass's carries (bp_apply_rows_tile_kernel), in `carries`.
 struct ColumnCarries {
@@ -887,8 +898,6 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
                    const PassPlan& plan, const ColumnCarries* fused, cudaStream_t stream) {
   const long items = static_cast<long>(l.count) * p.segments;
   const int threads = plan.block_threads;
-  const unsigned fused_blocks = plan.block_lines ? (l.count + plan.block_lines - 1) / plan.block_lines : 0;
-  const int fused_threads = (plan.block_lines * p.segments + kWarp - 1) / kWarp * kWarp;
   if (p.segments == 1 || split == LineSplit::OneWay) {
     CG_CUDA_TRY(launch_chained(plan.chained, one_way_kernel<Ops, TIn, TOut>, blocks_for(l.count, threads), threads, 0,
                                stream, l, in, mid, out, p));
@@ -896,7 +905,8 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
     const size_t shared = static_cast<size_t>(plan.block_lines) * 2 * p.segments * Ops::kCarry * sizeof(float);
     // Not chained: measured slower so (SD Deriche 53.0 against 48.7 µs), its large blocks
     // waiting beside the previous kernel's tail.
-    CG_CUDA_TRY(launch_chained(false, bp_fused_kernel<Ops, TIn, TOut>, fused_blocks, fused_threads, shared, stream, l,
+    const WholeLineGrid grid = whole_line_grid(l.count, plan.block_lines, p.segments);
+    CG_CUDA_TRY(launch_chained(false, bp_fused_kernel<Ops, TIn, TOut>, grid.blocks, grid.threads, shared, stream, l,
                                in, out, p, plan.block_lines));
   } else if (split == LineSplit::BlockParallel) {
     float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
@@ -926,13 +936,11 @@ Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid
       CG_CUDA_TRY(launch_chained(plan.chained, bp_apply_kernel<Ops, TIn, TOut>, blocks_for(items), kThreads, 0, stream,
                                  l, in, out, carries, anticausal, p));
   } else if (plan.warm_block_lines) {
-    const int lines_per_block = plan.warm_block_lines;
-    const int block_threads = (lines_per_block * p.segments + kWarp - 1) / kWarp * kWarp;
-    const unsigned blocks = static_cast<unsigned>((l.count + lines_per_block - 1) / lines_per_block);
+    const WholeLineGrid grid = whole_line_grid(l.count, plan.warm_block_lines, p.segments);
     // Chained (measured, H200, Young–van Vliet two-way at σ 2, back to back: SD 52.7 -> 49.9 µs,
     // 1080p 213.3 -> 209.9).
-    CG_CUDA_TRY(launch_chained(plan.chained, warm_both_kernel<Ops, TIn, TOut>, blocks, block_threads, 0, stream, l,
-                               in, mid, out, right, p, lines_per_block));
+    CG_CUDA_TRY(launch_chained(plan.chained, warm_both_kernel<Ops, TIn, TOut>, grid.blocks, grid.threads, 0, stream,
+                               l, in, mid, out, right, p, plan.warm_block_lines));
   } else {
     // Chained for k-way, not for two-way (measured, Young–van Vliet: k-way 104 -> 102 µs at
     // 1080p, 30.6 -> 27.5 at SD; two-way 301 -> 311 and 91.5 -> 99.3, for a reason not found).
