@@ -25,9 +25,10 @@
 //
 // K = 8 frames rotate, so source frames are not all cached in the GPU's L2 (DESIGN.md).
 //
-// Usage: bench_pipeline [--csv PATH] [--quick]
+// Usage: bench_pipeline [--csv PATH] [--quick] [--only SIZE]
 //   --csv PATH  CSV output (default bench_pipeline.csv); a bare PATH argument works as well
 //   --quick     a tenth of the frames, for a smoke test
+//   --only SIZE only the cases of one size: SD, HD, "Full HD" or 4K (repeatable)
 // Without a CUDA device it prints "skipped: no CUDA device" and exits 0. The element is
 // registered from the statically linked sources; GST_PLUGIN_PATH is not needed.
 
@@ -1073,14 +1074,17 @@ void print_report(const Report& r) {
 int main(int argc, char** argv) {
   std::string csv_path = "bench_pipeline.csv";
   double scale = 1.0;
+  std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--csv" && i + 1 < argc) {
       csv_path = argv[++i];
     } else if (a == "--quick") {
       scale = 0.1;
+    } else if (a == "--only" && i + 1 < argc) {
+      only.push_back(argv[++i]);
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: %s [--csv PATH] [--quick]\n", argv[0]);
+      std::printf("usage: %s [--csv PATH] [--quick] [--only SD|HD|\"Full HD\"|4K]...\n", argv[0]);
       return 0;
     } else if (!a.empty() && a[0] != '-') {
       csv_path = a;
@@ -1127,6 +1131,7 @@ int main(int argc, char** argv) {
   const auto t_start = std::chrono::steady_clock::now();
 
   for (const Case& c : cases) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c.label) == only.end()) continue;
     const GstVideoInfo info = video_info(c.format, c.width, c.height);
     const size_t bytes = GST_VIDEO_INFO_SIZE(&info);
     const int n = frames_for(bytes, scale);

@@ -44,31 +44,35 @@ struct Plane {
   __device__ float load(const Lines& l, int line, int i) const { return load_at(l.index(line, i, pitch)); }
   __device__ void store(const Lines& l, int line, int i, float v) const { store_at(l.index(line, i, pitch), v); }
   // By element index (index() of a line's first sample plus multiples of Lines::step()).
-  __device__ float load_at(size_t at) const {
-    const T v = data[at];
+  __device__ float load_at(size_t at) const { return from_sample(data[at]); }
+  __device__ void store_at(size_t at, float v) const { data[at] = to_sample(v); }
+  __device__ float from_sample(T v) const {
     if constexpr (std::is_same_v<T, float>) return v;
     else return static_cast<float>(v >> shift);
   }
-  __device__ void store_at(size_t at, float v) const {
+  __device__ T to_sample(float v) const {
     if constexpr (std::is_same_v<T, float>) {
-      data[at] = v;
+      return v;
     } else {
       const float r = fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
-      data[at] = static_cast<T>(static_cast<unsigned>(r) << shift);
+      return static_cast<T>(static_cast<unsigned>(r) << shift);
     }
   }
 };
 
-// One line of a plane: its first element and the elements between its samples, found once per
-// thread instead of per sample (Lines::index divides).
+// One line of a plane: a pointer to its first sample and the elements between its samples,
+// found once per thread (Lines::index divides). Offsets along the line are 32-bit (planes
+// hold fewer than 2^31 samples: check_run_arguments): a sample's address is then two
+// instructions, not the six of 64-bit index arithmetic, a third of a recursion step's.
 template <typename T>
 struct LineView {
   Plane<T> plane;
-  size_t first, step;
-  __device__ LineView(const Plane<T>& p, const Lines& l, int line)
-      : plane(p), first(l.index(line, 0, p.pitch)), step(l.step(p.pitch)) {}
-  __device__ float load(int i) const { return plane.load_at(first + static_cast<size_t>(i) * step); }
-  __device__ void store(int i, float v) const { plane.store_at(first + static_cast<size_t>(i) * step, v); }
+  T* line;
+  int step;
+  __device__ LineView(const Plane<T>& p, const Lines& l, int line_index)
+      : plane(p), line(p.data + l.index(line_index, 0, p.pitch)), step(static_cast<int>(l.step(p.pitch))) {}
+  __device__ float load(int i) const { return plane.from_sample(line[i * step]); }
+  __device__ void store(int i, float v) const { line[i * step] = plane.to_sample(v); }
 };
 
 // Loads issued before the samples they bring are used, kLoadAhead at a time (box_filter.cu).

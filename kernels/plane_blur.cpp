@@ -1,5 +1,6 @@
 #include "plane_blur.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace cudagaussian {
@@ -12,6 +13,10 @@ Status check_run_arguments(const PlaneGeometry& g, const void* src, size_t src_p
   if ((src_pitch | dst_pitch) % g.bytes_per_sample != 0 ||
       (reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst)) % g.bytes_per_sample != 0)
     return Status::invalid("planes and pitches must be aligned to the sample size");
+  // Line kernels address samples with 32-bit offsets (line_access.cuh).
+  const size_t pitch_samples = std::max(src_pitch, dst_pitch) / g.bytes_per_sample;
+  if (static_cast<double>(pitch_samples) * g.height >= 2147483647.0)
+    return Status::invalid("plane is too large (2^31 samples or more)");
   return Status::success();
 }
 

@@ -146,18 +146,22 @@ struct PassParams {
 };
 
 // Samples per batch of the line loops (line_access.cuh), by kernel, measured on an H200
-// (bench_recursive, Young–van Vliet, σ 2; batches of 8 / 16 / 32):
-//   one-way          SD 112.5 / 83.6 / 76.5 µs, 1080p 380 / 254 / 200: at most a warp per
-//                    scheduler, so only its own loads ahead cover their latency;
-//   two-way (fused)  SD 62.9 / 50.8 / 56.8, 1080p 207 / 149 / 144; 32 overflows the instruction
-//                    cache with its four loops (Nsight Compute: "no instruction" stalls 0.05 ->
-//                    0.2-0.5 per issue) and loses at SD (Deriche 60.1 -> 69.2); its warm-ups,
-//                    a few batches long, keep 8;
-//   k-way            SD 28.7 / 32.2 / 39.3, 1080p 107 / 138 / 121: its many threads lose
-//                    occupancy to the batches' registers; it keeps batches of 8 loaded at the
-//                    top of each batch (1080p 101.9 against 107 a batch ahead).
+// (bench_recursive; σ 2; µs at SD and 1080p RGBA8):
+//   one-way          at most a warp per scheduler, so only its own loads ahead cover their
+//                    latency: batches of 16 / 32 / 64, Young–van Vliet SD 76.2 / 62.6 / 74.4,
+//                    1080p 248 / 185 / 195 (Deriche 1080p 283 / 233 / 317);
+//   two-way (fused)  batches of 16 / 24 / 32 (warm-ups 8): Young–van Vliet SD 44.9 / 41.4 /
+//                    40.5, 1080p 148 / 126 / 121; Deriche, with more state per step, SD 52.4 /
+//                    56.4 / 61.1, 1080p 169 / 157 / 167 (its longer loops overflow the
+//                    instruction cache: Nsight Compute "no instruction" stalls). Warm-ups, a
+//                    few batches long, keep 8;
+//   k-way            SD 28.7 / 32.2 / 39.3, 1080p 107 / 138 / 121 for 8 / 16 / 32 (before the
+//                    32-bit offsets of line_access.cuh; now SD 27.0, 1080p 96.6 at 8): its many
+//                    threads lose occupancy to the batches' registers; it keeps batches of 8
+//                    loaded at the top of each batch (1080p 101.9 against 107 a batch ahead).
 constexpr int kOneWayBatch = 32;
-constexpr int kTwoWayBatch = 16;
+template <class Ops>
+constexpr int two_way_batch = std::is_same_v<Ops, YvvOps<float>> ? 32 : 16;
 constexpr int kTwoWayWarmBatch = 8;
 constexpr int kSplitBatch = 8;
 
@@ -260,9 +264,10 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
   SegmentItem it;
   int local_line;
   const bool active = block_segment_item(l, p.segment, p.segments, block_lines, it, local_line);
-  if (active) warm_causal<kTwoWayWarmBatch, kTwoWayBatch, true>(l, in, mid, right, p, it);
+  constexpr int kBatch = two_way_batch<Ops>;
+  if (active) warm_causal<kTwoWayWarmBatch, kBatch, true>(l, in, mid, right, p, it);
   __syncthreads();
-  if (active) warm_anticausal<kTwoWayWarmBatch, kTwoWayBatch, true>(l, in, mid, out, right, p, it);
+  if (active) warm_anticausal<kTwoWayWarmBatch, kBatch, true>(l, in, mid, out, right, p, it);
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------

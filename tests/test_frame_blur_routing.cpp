@@ -1,7 +1,11 @@
 // FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the largest FIR radius
-// over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm.
+// over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm. Also the plane
+// arguments every blur checks before a launch.
 #include "check.h"
 #include "frame_blur.h"
+#include "plane_blur.h"
+
+#include <string>
 
 namespace cg = cudagaussian;
 
@@ -66,3 +70,23 @@ CG_TEST(recursive_split_is_block_parallel_at_any_line_length) {
 }
 
 int main() { return cgtest::run_all(); }
+
+// Plane arguments every PlaneBlur::run checks before it touches the GPU (plane_blur.h),
+// among them the 32-bit sample offsets of the line kernels (line_access.cuh).
+CG_TEST(run_arguments_are_checked_before_any_launch) {
+  cg::PlaneGeometry g = rgba_frame()[0].geometry;
+  alignas(8) static unsigned char plane[8];
+  const size_t row = g.row_bytes();
+  CHECK(cg::check_run_arguments(g, plane, row, plane, row).ok());
+  CHECK(!cg::check_run_arguments(g, nullptr, row, plane, row).ok());
+  CHECK(!cg::check_run_arguments(g, plane, row - 1, plane, row).ok());
+  g.bytes_per_sample = 2;
+  CHECK(!cg::check_run_arguments(g, plane, 2 * row + 1, plane, 2 * row).ok());
+  g.bytes_per_sample = 1;
+  // 2^31 samples or more: rejected with a message, never an overflowing offset.
+  const size_t huge_pitch = (size_t{1} << 31) / g.height + 1;
+  const cg::Status st = cg::check_run_arguments(g, plane, huge_pitch, plane, row);
+  CHECK(!st.ok());
+  CHECK(st.message.find("too large") != std::string::npos);
+  CHECK(cg::check_run_arguments(g, plane, huge_pitch - 8, plane, row).ok());
+}
