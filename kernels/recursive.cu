@@ -284,27 +284,28 @@ __device__ inline size_t record_index(int line, int seg, int lines, int d) {
 
 // The segment's samples, all loads issued before any is used (straight-line code: past the
 // line's end the last sample is loaded again); x_prev = x[s0 - 1] (x[0] for the first
-// segment), x_next1/2 = x[s1], x[s1 + 1] (clamped to the last sample). `first` and `step` locate
-// the samples in the plane (Lines::index, Lines::step), computed once.
+// segment), x_next1/2 = x[s1], x[s1 + 1] (clamped to the last sample). `first` (the segment's
+// first sample) and `step` (Lines::step) locate the samples, with 32-bit offsets as LineView.
 template <typename TIn>
 struct SegmentSamples {
   float x[kSegment];
   float x_prev, x_next1, x_next2;
   int count;
-  size_t first, step;
+  const TIn* first;
+  int step;
 };
 template <typename TIn>
 __device__ inline void load_segment(const Lines& l, const Plane<TIn>& in, int line, int s0, int s1,
                                     SegmentSamples<TIn>& g) {
   const int n = l.length;
   g.count = s1 - s0;
-  g.first = l.index(line, s0, in.pitch);
-  g.step = l.step(in.pitch);
+  g.first = in.data + l.index(line, s0, in.pitch);
+  g.step = static_cast<int>(l.step(in.pitch));
 #pragma unroll
-  for (int i = 0; i < kSegment; ++i) g.x[i] = in.load_at(g.first + static_cast<size_t>(min(i, g.count - 1)) * g.step);
-  g.x_prev = in.load_at(s0 > 0 ? g.first - g.step : g.first);
-  g.x_next1 = in.load_at(g.first + static_cast<size_t>(min(s1, n - 1) - s0) * g.step);
-  g.x_next2 = in.load_at(g.first + static_cast<size_t>(min(s1 + 1, n - 1) - s0) * g.step);
+  for (int i = 0; i < kSegment; ++i) g.x[i] = in.from_sample(g.first[min(i, g.count - 1) * g.step]);
+  g.x_prev = in.from_sample(g.first[s0 > 0 ? -g.step : 0]);
+  g.x_next1 = in.from_sample(g.first[(min(s1, n - 1) - s0) * g.step]);
+  g.x_next2 = in.from_sample(g.first[(min(s1 + 1, n - 1) - s0) * g.step]);
 }
 
 // The recursions over a segment, whole (kFull: the 32 samples, no per-sample test) or the
@@ -564,9 +565,9 @@ bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, co
   begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, kSegment, p.segments, it)) return;
-  const size_t first = l.index(it.line, it.s0, out.pitch), step = l.step(out.pitch);
-  apply_from_records(l, in, causal, anticausal, p, it,
-                     [&](int i, float v) { out.store_at(first + static_cast<size_t>(i) * step, v); });
+  TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
+  const int step = static_cast<int>(l.step(out.pitch));
+  apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { first[i * step] = out.to_sample(v); });
 }
 
 // Apply of a horizontal pass into float rows of C = 1, 2 or 4 channels: a warp's items are
@@ -676,8 +677,9 @@ bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int 
   }
   __syncthreads();
   if (!active) return;
-  const size_t first = l.index(it.line, it.s0, out.pitch), step = l.step(out.pitch);
-  auto store = [&](int i, float v) { out.store_at(first + static_cast<size_t>(i) * step, v); };
+  TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
+  const int step = static_cast<int>(l.step(out.pitch));
+  auto store = [&](int i, float v) { first[i * step] = out.to_sample(v); };
   if (x.count == kSegment) segment_apply<true>(p, x, f, g, store);
   else segment_apply<false>(p, x, f, g, store);
 }
