@@ -76,9 +76,9 @@ class FrameBlur {
   // algorithm=auto: the fastest algorithm that meets the accuracy bar (PSNR >= 58 dB against the
   // exact Gaussian on photographs, i.e. at the 8-bit rounding ceiling). Measured on an H200 at
   // RGBA (bench_fir, bench_recursive): at 1080p the FIR costs about 46 µs at radius 8, 104 at
-  // radius 20 and 161 at 40; Deriche block-parallel is flat at ~107 µs and, like the FIR,
-  // reaches 58.9 dB: they cross near radius 21 (near 35 at SD, FIR 32 µs at radius 20 and 48 at
-  // 40 against Deriche's 44). FIR up to kAutoFirMaxRadius, between the two, Deriche
+  // radius 20 and 161 at 40; Deriche block-parallel is flat at ~104 µs and, like the FIR,
+  // reaches 58.9 dB: they cross near radius 20 (near 35 at SD, FIR 32 µs at radius 20 and 48 at
+  // 40 against Deriche's 43). FIR up to kAutoFirMaxRadius, between the two, Deriche
   // block-parallel beyond. Young–van Vliet (46–50 dB) is never chosen. A border other than
   // replicate keeps the FIR (the recursions are exact for replicate only).
   static constexpr int kAutoFirMaxRadius = 32;
