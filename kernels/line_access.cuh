@@ -62,8 +62,8 @@ struct Plane {
 
 // One line of a plane: a pointer to its first sample and the elements between its samples,
 // found once per thread (Lines::index divides). Offsets along the line are 32-bit (planes
-// hold fewer than 2^31 samples: check_run_arguments): a sample's address is then two
-// instructions, not the six of 64-bit index arithmetic, a third of a recursion step's.
+// hold fewer than 2^31 samples: check_run_arguments): a 32-bit multiply and a pointer add (SASS:
+// a clamped load's address in 4 instructions where a 64-bit index took 6, of ~20 a step).
 template <typename T>
 struct LineView {
   Plane<T> plane;
