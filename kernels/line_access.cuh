@@ -78,6 +78,23 @@ struct LineView {
 // Loads issued before the samples they bring are used, kLoadAhead at a time (box_filter.cu).
 constexpr int kLoadAhead = 8;
 
+// A batch of kBatch samples from i0 on (forward: loads past `to` repeat x[to - 1]) or from i0
+// down (backward: loads below `to` repeat index `to`; b read only when kReadB).
+template <int kBatch, typename T>
+__device__ inline void load_batch_forward(const LineView<T>& x, int i0, int to, float (&v)[kBatch]) {
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) v[j] = x.load(min(i0 + j, to - 1));
+}
+template <bool kReadB, int kBatch, typename TA, typename TB>
+__device__ inline void load_batch_backward(const LineView<TA>& a, const LineView<TB>& b, int i0, int to,
+                                           float (&va)[kBatch], float (&vb)[kBatch]) {
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) {
+    va[j] = a.load(max(i0 - j, to));
+    vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
+  }
+}
+
 // for_each_forward / for_each_backward: samples loaded kBatch at a time and, with kAhead, a batch
 // ahead of their use: while the recursion steps through batch k, the loads of batch k + 1 are in
 // flight. A sequential recursion otherwise waits for every batch in turn (the compiler cannot
@@ -102,8 +119,7 @@ __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, 
     }
     if (i0 < to) {
       float v[kBatch];
-#pragma unroll
-      for (int j = 0; j < kBatch; ++j) v[j] = x.load(min(i0 + j, to - 1));
+      load_batch_forward(x, i0, to, v);
 #pragma unroll
       for (int j = 0; j < kBatch; ++j)
         if (i0 + j < to) f(i0 + j, v[j]);
@@ -112,15 +128,11 @@ __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, 
   }
   if (from >= to) return;
   float cur[kBatch];
-  auto load = [&](int i0, float(&v)[kBatch]) {
-#pragma unroll
-    for (int j = 0; j < kBatch; ++j) v[j] = x.load(min(i0 + j, to - 1));
-  };
-  load(from, cur);
+  load_batch_forward(x, from, to, cur);
   int i0 = from;
   for (; i0 + kBatch < to; i0 += kBatch) {
     float next[kBatch];
-    load(i0 + kBatch, next);
+    load_batch_forward(x, i0 + kBatch, to, next);
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) f(i0 + j, cur[j]);
 #pragma unroll
@@ -151,11 +163,7 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
     }
     if (i0 >= to) {
       float va[kBatch], vb[kBatch];
-#pragma unroll
-      for (int j = 0; j < kBatch; ++j) {
-        va[j] = a.load(max(i0 - j, to));
-        vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
-      }
+      load_batch_backward<kReadB>(a, b, i0, to, va, vb);
 #pragma unroll
       for (int j = 0; j < kBatch; ++j)
         if (i0 - j >= to) f(i0 - j, va[j], vb[j]);
@@ -164,18 +172,11 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
   }
   if (from <= to) return;
   float ca[kBatch], cb[kBatch];
-  auto load = [&](int i0, float(&va)[kBatch], float(&vb)[kBatch]) {
-#pragma unroll
-    for (int j = 0; j < kBatch; ++j) {
-      va[j] = a.load(max(i0 - j, to));
-      vb[j] = kReadB ? b.load(max(i0 - j, to)) : 0.0f;
-    }
-  };
-  load(from - 1, ca, cb);
+  load_batch_backward<kReadB>(a, b, from - 1, to, ca, cb);
   int i0 = from - 1;
   for (; i0 - kBatch >= to; i0 -= kBatch) {
     float na[kBatch], nb[kBatch];
-    load(i0 - kBatch, na, nb);
+    load_batch_backward<kReadB>(a, b, i0 - kBatch, to, na, nb);
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) f(i0 - j, ca[j], cb[j]);
 #pragma unroll

@@ -1,6 +1,6 @@
 // FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the largest FIR radius
-// over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm. Also the plane
-// arguments every blur checks before a launch.
+// over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm; and
+// the plane arguments every blur checks before a launch.
 #include "check.h"
 #include "frame_blur.h"
 #include "plane_blur.h"
