@@ -75,9 +75,6 @@ struct LineView {
   __device__ void store(int i, float v) const { line[i * step] = plane.to_sample(v); }
 };
 
-// Loads issued before the samples they bring are used, kLoadAhead at a time (box_filter.cu).
-constexpr int kLoadAhead = 8;
-
 // A batch of kBatch samples from i0 on (forward: loads past `to` repeat x[to - 1]) or from i0
 // down (backward: loads below `to` repeat index `to`; b read only when kReadB).
 template <int kBatch, typename T>

@@ -31,10 +31,12 @@ namespace {
 
 constexpr uint8_t kPoison = 0x5A;
 
-// Runs `blur` on a random plane; returns max |out - round(ref)|, or -1 on a CUDA failure.
+// Runs `blur` on a random plane whose rows are `pad` bytes longer than the pixels (default: a
+// pitch that is no multiple of 4); returns max |out - round(ref)|, or -1 on a CUDA failure.
 double check_plane(const PlaneGeometry& g, const PlaneBlur& blur,
-                   const std::function<PlaneValues(const PlaneValues&)>& reference, uint32_t seed) {
-  const size_t pitch = g.row_bytes() + 2 * g.bytes_per_sample;
+                   const std::function<PlaneValues(const PlaneValues&)>& reference, uint32_t seed,
+                   size_t pad = 0) {
+  const size_t pitch = g.row_bytes() + (pad ? pad : 2 * g.bytes_per_sample);
   const size_t bytes = pitch * g.height;
   std::vector<uint8_t> host(bytes);
   std::mt19937 rng(seed);
@@ -212,6 +214,36 @@ CG_TEST(box_wide_windows) {
                   c.passes, w[0], border_name(c.border), worst);
       CHECK(worst >= 0 && worst <= 1.0);
     }
+}
+
+CG_TEST(box_one_pass_aligned_rgba) {
+  // One pass per axis on 8-bit samples: window sums in a 16-bit plane between the passes, and
+  // on 4-channel rows with 4-byte aligned rows, first windows read as 32-bit words by the four
+  // channels' threads together. Aligned and unaligned pitches, every border, windows wider than
+  // the line, at the edges of the direct windows (width 255), and forced run lengths.
+  uint32_t seed = 300;
+  struct Case { PlaneGeometry g; double sigma; Border border; };
+  const Case cases[] = {
+      {geometry(1, 1, 4), 2, Border::Replicate},     {geometry(3, 2, 4), 10, Border::Mirror},
+      {geometry(385, 289, 4), 1, Border::Reflect},   {geometry(385, 289, 4), 30, Border::Replicate},
+      {geometry(385, 289, 4), 73.5, Border::Mirror},  {geometry(1921, 1081, 4), 10, Border::Reflect},
+      {geometry(1921, 1081, 4), 30, Border::Replicate}, {geometry(640, 3, 4), 50, Border::Replicate},
+      {geometry(385, 289, 1), 30, Border::Mirror},   {geometry(385, 289, 2), 30, Border::Reflect},
+  };
+  for (const Case& c : cases)
+    for (size_t pad : {size_t{8}, size_t{2}})
+      for (int run : {0, 64, 256}) {
+        const std::vector<int> w = box_widths(c.sigma, 1);
+        BoxBlur box;
+        CHECK(box.plan(c.g, w, w, c.border).ok());
+        box.force_run(run);
+        const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
+          return reference_box(c.g, in, w, w, c.border);
+        }, seed++, pad);
+        std::printf("  one-pass box %dx%d C%d sigma %g (width %d) %s, pitch +%zu, run %d: max diff %g\n",
+                    c.g.width, c.g.height, c.g.channels, c.sigma, w[0], border_name(c.border), pad, run, worst);
+        CHECK(worst >= 0 && worst <= 1.0);
+      }
 }
 
 CG_TEST(direct_matches_reference) {
