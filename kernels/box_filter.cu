@@ -37,15 +37,22 @@ constexpr int kSegment = BoxBlur::kSegment;
 // than the prefix start (two more kernels per pass, about 44 µs a frame) up to about 250 samples.
 constexpr int kDirectWindow = 255;
 
-// Sum of x[from .. to), to - from <= N: all N loads issued at once (predicated), then added.
-template <int N, typename T>
-__device__ inline double range_sum(const LineView<T>& x, int from, int to) {
+// sum += x[from] + .. + x[to - 1] in order, to - from <= N: all N loads issued at once
+// (predicated; past `to` they read 0, which leaves the sum as is), then added.
+template <int N, typename T, typename Sum>
+__device__ inline void add_range(const LineView<T>& x, int from, int to, Sum& sum) {
   float v[N];
 #pragma unroll
   for (int j = 0; j < N; ++j) v[j] = from + j < to ? x.load(from + j) : 0.0f;
-  double sum = 0.0;
 #pragma unroll
   for (int j = 0; j < N; ++j) sum += v[j];
+}
+
+// Sum of x[from .. to), to - from <= N, in double.
+template <int N, typename T>
+__device__ inline double range_sum(const LineView<T>& x, int from, int to) {
+  double sum = 0.0;
+  add_range<N>(x, from, to, sum);
   return sum;
 }
 
@@ -113,16 +120,6 @@ prefix_scan_kernel(int lines, double* prefix, int segments) {
 constexpr int kRowWindowBatch = 8, kRowSlideBatch = 8;
 constexpr int kColumnWindowBatch = 64, kColumnSlideBatch = 16;
 
-// sum += x[k0] + .. + x[k0 + N - 1], all N loads issued first; loads at b and past read 0.
-template <int N, typename T>
-__device__ inline void add_samples(const LineView<T>& x, int k0, int b, float& sum) {
-  float v[N];
-#pragma unroll
-  for (int j = 0; j < N; ++j) v[j] = k0 + j < b ? x.load(k0 + j) : 0.0f;
-#pragma unroll
-  for (int j = 0; j < N; ++j) sum += v[j];  // + 0 past b: the sum is unchanged
-}
-
 // The sum of x[s0 - r .. s0 + r], border-resolved, in index order. Only the samples past the
 // line's ends go through border_index (its general form costs ~35 instructions a sample); the
 // rest are loaded directly: whole batches of kBatch, then the rest (under kBatch) in batches of
@@ -134,14 +131,14 @@ __device__ inline float first_window_sum(const LineView<T>& x, int s0, int radiu
   float sum = 0.0f;  // a <= s0 < b: the run starts inside the line
   for (int k = lo; k < a; ++k) sum += x.load(border_index(k, n, border));
   int k0 = a;
-  for (; k0 + kBatch <= b; k0 += kBatch) add_samples<kBatch>(x, k0, b, sum);
+  for (; k0 + kBatch <= b; k0 += kBatch) add_range<kBatch>(x, k0, b, sum);
   if constexpr (kBatch > 32) {
     if (b - k0 > 16) {
-      add_samples<32>(x, k0, b, sum);
+      add_range<32>(x, k0, b, sum);
       k0 += 32;
     }
   }
-  for (; k0 < b; k0 += 16) add_samples<16>(x, k0, b, sum);
+  for (; k0 < b; k0 += 16) add_range<16>(x, k0, b, sum);
   for (int k = b; k < hi; ++k) sum += x.load(border_index(k, n, border));
   return sum;
 }
