@@ -186,6 +186,26 @@ Status FrameBlur::run(const std::vector<DevicePlaneRef>& src,
   return Status::success();
 }
 
+Status FrameBlur::run_batch(const std::vector<std::vector<DevicePlaneRef>>& src,
+                            const std::vector<std::vector<MutableDevicePlaneRef>>& dst,
+                            cudaStream_t stream) const {
+  if (src.size() != dst.size()) return Status::invalid("source and destination frame counts differ");
+  if (edge_aware_) {
+    for (size_t f = 0; f < src.size(); ++f) CG_TRY(edge_aware_->run(src[f], dst[f], stream));
+    return Status::success();
+  }
+  for (size_t f = 0; f < src.size(); ++f)
+    if (src[f].size() != filters_.size() || dst[f].size() != filters_.size())
+      return Status::invalid("plane count does not match the plan");
+  std::vector<PlanePair> frames(src.size());
+  for (size_t i = 0; i < filters_.size(); ++i) {
+    for (size_t f = 0; f < src.size(); ++f)
+      frames[f] = {src[f][i].data, src[f][i].pitch, dst[f][i].data, dst[f][i].pitch};
+    CG_TRY(filters_[i]->run_batch(frames.data(), static_cast<int>(frames.size()), stream));
+  }
+  return Status::success();
+}
+
 void FrameBlur::release() {
   filters_.clear();
   edge_aware_.reset();

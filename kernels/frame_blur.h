@@ -67,6 +67,12 @@ class FrameBlur {
   Status run(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst,
              cudaStream_t stream) const;
 
+  // Several frames, one after another on `stream` (src[f] and dst[f]: frame f's planes as for
+  // run()). Kernels that can take several frames per launch do (the fused FIR): small frames
+  // then fill the GPU together and cost one launch call between them.
+  Status run_batch(const std::vector<std::vector<DevicePlaneRef>>& src,
+                   const std::vector<std::vector<MutableDevicePlaneRef>>& dst, cudaStream_t stream) const;
+
   void release();
   bool planned() const { return !filters_.empty() || edge_aware_ != nullptr; }
   const BlurSettings& settings() const { return settings_; }

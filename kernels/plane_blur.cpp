@@ -20,4 +20,10 @@ Status check_run_arguments(const PlaneGeometry& g, const void* src, size_t src_p
   return Status::success();
 }
 
+Status PlaneBlur::run_batch(const PlanePair* frames, int count, cudaStream_t stream) const {
+  for (int i = 0; i < count; ++i)
+    CG_TRY(run(frames[i].src, frames[i].src_pitch, frames[i].dst, frames[i].dst_pitch, stream));
+  return Status::success();
+}
+
 }  // namespace cudagaussian

@@ -15,6 +15,17 @@ namespace cudagaussian {
 Status check_run_arguments(const PlaneGeometry& g, const void* src, size_t src_pitch,
                            const void* dst, size_t dst_pitch);
 
+// One frame's plane in a batch: device pointers, pitches in bytes.
+struct PlanePair {
+  const void* src;
+  size_t src_pitch;
+  void* dst;
+  size_t dst_pitch;
+};
+
+// Frames a blur may take in one kernel launch (the kernel's parameters hold their pointers).
+constexpr int kMaxBatchFrames = 8;
+
 class PlaneBlur {
  public:
   virtual ~PlaneBlur() = default;
@@ -22,6 +33,10 @@ class PlaneBlur {
   // synchronising.
   virtual Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
                      cudaStream_t stream) const = 0;
+  // The same plane of `count` frames, one after another on `stream`. A blur whose kernel can
+  // take several frames in one launch overrides it (a small frame leaves the GPU partly idle and
+  // each launch costs microseconds of CPU); by default, one run() per frame.
+  virtual Status run_batch(const PlanePair* frames, int count, cudaStream_t stream) const;
 };
 
 }  // namespace cudagaussian

@@ -26,6 +26,7 @@
 
 #include "separable_fir.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -253,12 +254,21 @@ struct RowParams {
   int align;  // largest power of two (<= 16) dividing dst and dst_pitch
 };
 
-// Fused: vertical column blocks into a shared-memory tile, then row blocks out of it.
+// The frames of one fused launch: blockIdx.z picks one. They share geometry and pitches.
+struct FusedFrames {
+  const unsigned char* src[kMaxBatchFrames];
+  unsigned char* dst[kMaxBatchFrames];
+};
+
+// Fused: vertical column blocks into a shared-memory tile, then row blocks out of it. The
+// destination is frames.dst[blockIdx.z] (row.dst is not used).
 template <int C, typename T, int TileRows>
 __global__ void __launch_bounds__(kMaxFusedThreads, 4)
-fused_kernel(const unsigned char* __restrict__ src, size_t src_pitch, int width, int height,
+fused_kernel(FusedFrames frames, size_t src_pitch, int width, int height,
              const float* __restrict__ padded_y, int radius_y, Border border, RowParams row) {
   constexpr int kThreads = fused_threads(TileRows);
+  const unsigned char* __restrict__ src = frames.src[blockIdx.z];
+  row.dst = frames.dst[blockIdx.z];
   extern __shared__ float tile[];
   const int stride = smem_row_stride(row.radius, C);
   const int first_pixel = blockIdx.x * kTilePixels;
@@ -343,8 +353,7 @@ __global__ void row_kernel(const float* __restrict__ src, int width, int height,
 
 // ---- dispatch ---------------------------------------------------------------------------------
 
-using FusedKernel = void (*)(const unsigned char*, size_t, int, int, const float*, int, Border,
-                             RowParams);
+using FusedKernel = void (*)(FusedFrames, size_t, int, int, const float*, int, Border, RowParams);
 using RowKernel = void (*)(const float*, int, int, Border, RowParams);
 using ColumnKernel = void (*)(const unsigned char*, size_t, int, int, int, float*, const float*,
                               int, Border);
@@ -494,52 +503,82 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
 
 Status SeparableFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
                          cudaStream_t stream) const {
-  if (!planned_) return Status::invalid("SeparableFir::run before a successful plan()");
-  if (!src || !dst) return Status::invalid("null source or destination plane");
+  const PlanePair frame{src, src_pitch, dst, dst_pitch};
+  return run_batch(&frame, 1, stream);
+}
+
+Status SeparableFir::check_frame(const PlanePair& f) const {
   const PlaneGeometry& g = geometry_;
+  if (!f.src || !f.dst) return Status::invalid("null source or destination plane");
   const size_t row_bytes = g.row_bytes();
-  if (src_pitch < row_bytes || dst_pitch < row_bytes)
-    return Status::invalid("pitch (src " + std::to_string(src_pitch) + ", dst " +
-                           std::to_string(dst_pitch) + ") is smaller than a row of " +
+  if (f.src_pitch < row_bytes || f.dst_pitch < row_bytes)
+    return Status::invalid("pitch (src " + std::to_string(f.src_pitch) + ", dst " +
+                           std::to_string(f.dst_pitch) + ") is smaller than a row of " +
                            std::to_string(row_bytes) + " bytes");
-  if (g.bytes_per_sample == 2 &&
-      ((reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst) | src_pitch | dst_pitch) & 1))
+  if (g.bytes_per_sample == 2 && ((reinterpret_cast<uintptr_t>(f.src) |
+                                   reinterpret_cast<uintptr_t>(f.dst) | f.src_pitch | f.dst_pitch) & 1))
     return Status::invalid("16-bit planes need 2-byte aligned pointers and pitches");
   const size_t last = static_cast<size_t>(g.height - 1);
-  if (ranges_overlap(src, last * src_pitch + row_bytes, dst, last * dst_pitch + row_bytes))
+  if (ranges_overlap(f.src, last * f.src_pitch + row_bytes, f.dst, last * f.dst_pitch + row_bytes))
     return Status::invalid("source and destination planes overlap");
+  return Status::success();
+}
 
+Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t stream) const {
+  if (!planned_) return Status::invalid("SeparableFir::run before a successful plan()");
+  for (int i = 0; i < count; ++i) CG_TRY(check_frame(frames[i]));
+  const PlaneGeometry& g = geometry_;
   const auto* taps = static_cast<const float*>(taps_.get());
-  RowParams row{taps, radius_x_, static_cast<unsigned char*>(dst), dst_pitch,
-                static_cast<float>(g.max_value()), g.shift, alignment_of(dst, dst_pitch)};
   const float* padded_y = taps + taps_y_offset_;
-  const auto* in = static_cast<const unsigned char*>(src);
   const int tiles_x = (g.width + kTilePixels - 1) / kTilePixels;
 
   if (fused_) {
+    // Frames with the same pitches share a launch, up to kMaxBatchFrames (grid z).
     const int tile_rows = rows_per_block_;
     const dim3 grid(tiles_x, (g.height + tile_rows - 1) / tile_rows);
     if (grid.y > static_cast<unsigned>(kMaxGridY)) return Status::invalid("plane is too tall");
-    fused_kernel_for(g, tile_rows)<<<grid, fused_threads(tile_rows), smem_bytes_, stream>>>(
-        in, src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
-    CG_CUDA_TRY(cudaGetLastError());
+    for (int first = 0; first < count;) {
+      const PlanePair& f0 = frames[first];
+      FusedFrames batch{};
+      int align = 16, n = 0;
+      for (; n < kMaxBatchFrames && first + n < count; ++n) {
+        const PlanePair& f = frames[first + n];
+        if (f.src_pitch != f0.src_pitch || f.dst_pitch != f0.dst_pitch) break;
+        batch.src[n] = static_cast<const unsigned char*>(f.src);
+        batch.dst[n] = static_cast<unsigned char*>(f.dst);
+        align = std::min(align, alignment_of(f.dst, f.dst_pitch));
+      }
+      const RowParams row{taps, radius_x_, nullptr, f0.dst_pitch,
+                          static_cast<float>(g.max_value()), g.shift, align};
+      fused_kernel_for(g, tile_rows)<<<dim3(grid.x, grid.y, n), fused_threads(tile_rows),
+                                       smem_bytes_, stream>>>(
+          batch, f0.src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
+      CG_CUDA_TRY(cudaGetLastError());
+      first += n;
+    }
     return Status::success();
   }
 
+  // Two passes share one intermediate: one frame after another.
   auto* tmp = static_cast<float*>(intermediate_.get());
   const int row_samples = g.samples_per_row();
   const dim3 c_block(kColumnThreadsX, kColumnThreadsY);
   const dim3 c_grid((row_samples + kColumnThreadsX - 1) / kColumnThreadsX,
                     (g.height + kColumnThreadsY * kColumnBlock - 1) / (kColumnThreadsY * kColumnBlock));
-  column_kernel_for(g)<<<c_grid, c_block, 0, stream>>>(in, src_pitch, row_samples, g.height,
-                                                        g.shift, tmp, padded_y, radius_y_, border_);
-  CG_CUDA_TRY(cudaGetLastError());
-
   const int row_groups = (g.height + rows_per_block_ - 1) / rows_per_block_;
   const dim3 r_grid(tiles_x, row_groups < kMaxGridY ? row_groups : kMaxGridY);
-  row_kernel_for(g)<<<r_grid, dim3(kRowThreads, rows_per_block_), smem_bytes_, stream>>>(
-      tmp, g.width, g.height, border_, row);
-  CG_CUDA_TRY(cudaGetLastError());
+  for (int i = 0; i < count; ++i) {
+    const PlanePair& f = frames[i];
+    column_kernel_for(g)<<<c_grid, c_block, 0, stream>>>(
+        static_cast<const unsigned char*>(f.src), f.src_pitch, row_samples, g.height, g.shift,
+        tmp, padded_y, radius_y_, border_);
+    CG_CUDA_TRY(cudaGetLastError());
+    const RowParams row{taps, radius_x_, static_cast<unsigned char*>(f.dst), f.dst_pitch,
+                        static_cast<float>(g.max_value()), g.shift, alignment_of(f.dst, f.dst_pitch)};
+    row_kernel_for(g)<<<r_grid, dim3(kRowThreads, rows_per_block_), smem_bytes_, stream>>>(
+        tmp, g.width, g.height, border_, row);
+    CG_CUDA_TRY(cudaGetLastError());
+  }
   return Status::success();
 }
 

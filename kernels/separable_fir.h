@@ -33,6 +33,8 @@ class SeparableFir : public PlaneBlur {
   // `stream` and returns without synchronising.
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
              cudaStream_t stream) const override;
+  // Fused: frames with equal pitches share one launch (grid z), kMaxBatchFrames at a time.
+  Status run_batch(const PlanePair* frames, int count, cudaStream_t stream) const override;
 
   // Benchmarks and tests only: fused tiles of this many rows (32, 16 or 8) instead of the
   // measured choice (8); 0 restores the choice. Takes effect at the next plan().
@@ -42,6 +44,8 @@ class SeparableFir : public PlaneBlur {
   const PlaneGeometry& geometry() const { return geometry_; }
 
  private:
+  Status check_frame(const PlanePair& frame) const;
+
   PlaneGeometry geometry_;
   Border border_ = Border::Replicate;
   int radius_x_ = 0;

@@ -205,6 +205,48 @@ void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
   }
 }
 
+// Runs `cases` (one geometry, taps and border; pads and offsets may differ) as the frames of
+// one run_batch() call on `fir`, twice with two poisons, as run_gpu does for one.
+void run_gpu_batch(std::vector<Case>& cases, const SeparableFir& fir) {
+  auto fail_all = [&](const std::string& why) {
+    for (Case& c : cases) c.error = why;
+  };
+  CudaStream stream;
+  if (!stream.create().ok()) return fail_all("stream creation failed");
+  const size_t n = cases.size();
+  std::vector<DeviceBuffer> d_src(n), d_dst(n);
+  std::vector<PlanePair> frames;
+  for (size_t i = 0; i < n; ++i) {
+    Case& c = cases[i];
+    make_input(c);
+    const size_t dst_bytes = c.dst_offset + c.dst_pitch * c.g.height;
+    if (!d_src[i].reserve(c.src.size()).ok() || !d_dst[i].reserve(dst_bytes).ok())
+      return fail_all("device allocation failed");
+    if (cudaMemcpyAsync(d_src[i].get(), c.src.data(), c.src.size(), cudaMemcpyHostToDevice,
+                        stream.get()) != cudaSuccess)
+      return fail_all("upload failed");
+    frames.push_back({static_cast<const uint8_t*>(d_src[i].get()) + c.src_offset, c.src_pitch,
+                      static_cast<uint8_t*>(d_dst[i].get()) + c.dst_offset, c.dst_pitch});
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < n; ++i)
+      if (cudaMemsetAsync(d_dst[i].get(), pass == 0 ? kPoisonA : kPoisonB,
+                          cases[i].dst_offset + cases[i].dst_pitch * cases[i].g.height,
+                          stream.get()) != cudaSuccess)
+        return fail_all("poisoning failed");
+    const Status st = fir.run_batch(frames.data(), static_cast<int>(n), stream.get());
+    if (!st.ok()) return fail_all("run_batch: " + st.message);
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<uint8_t>& out = pass == 0 ? cases[i].out_a : cases[i].out_b;
+      out.resize(cases[i].dst_offset + cases[i].dst_pitch * cases[i].g.height);
+      if (cudaMemcpyAsync(out.data(), d_dst[i].get(), out.size(), cudaMemcpyDeviceToHost,
+                          stream.get()) != cudaSuccess)
+        return fail_all("download failed");
+    }
+    if (cudaStreamSynchronize(stream.get()) != cudaSuccess) return fail_all("run failed");
+  }
+}
+
 // Host side of a case: coverage of the output, then the pixels against the reference.
 void verify(Case& c) {
   if (!c.error.empty()) return;
@@ -483,6 +525,52 @@ CG_TEST(plans_do_not_interfere) {
   run_gpu(cases[1], &small);
   for (Case& c : cases) verify(c);
   for (const Case& c : cases) CHECK_MSG(c.error.empty(), "%s: %s", describe(c).c_str(), c.error.c_str());
+}
+
+CG_TEST(batched_frames) {
+  // Several frames per call, as the element's batches run: fused launches of up to
+  // kMaxBatchFrames frames (11 frames: two launches), frames whose pitch differs from the first
+  // one's (launched apart), destinations of different alignments in one launch, and the
+  // two-pass schedule (radius > 16), one frame after another. Each frame has its own content.
+  struct Batch {
+    Case base;
+    int frames;
+    bool mixed_pitches;
+  };
+  const Batch batches[] = {
+      {make(385, 289, 4, 1, 0, 2, 2, Border::Replicate, Input::Random, 13, 13), 11, false},
+      {make(720, 576, 4, 1, 0, 2, 2), 4, false},
+      {make(721, 577, 1, 1, 0, 3, 1, Border::Mirror, Input::Random, 1, 3), 5, true},
+      {make(1, 1, 4, 1, 0, 2, 2), 3, false},
+      {make(3, 2, 2, 2, 0, 1, 1, Border::Reflect, Input::Random, 2, 2), 8, true},
+      {make(257, 99, 1, 2, 6, 3, 3, Border::Replicate, Input::Random, 4, 2), 3, false},
+      {make(385, 289, 3, 1, 0, 10, 10, Border::Replicate, Input::Random, 13, 1), 3, true},
+      {make(1921, 1081, 4, 1, 0, 1, 1, Border::Replicate, Input::Random, 0, 7), 2, false},
+  };
+  uint32_t seed = 5000;
+  for (const Batch& b : batches) {
+    std::vector<Case> cases;
+    for (int f = 0; f < b.frames; ++f) {
+      Case c = b.base;
+      c.seed = seed += 7919;
+      if (b.mixed_pitches && f % 2) c.dst_pad += 4;
+      if (c.g.bytes_per_sample == 1) c.dst_offset = f % 4;  // 4-, 1- and 2-byte aligned rows
+      cases.push_back(c);
+    }
+    SeparableFir fir;
+    const Case& c0 = cases[0];
+    CHECK(fir.plan(c0.g, c0.taps_x(), c0.taps_y(), c0.border).ok());
+    run_gpu_batch(cases, fir);
+    for (Case& c : cases) verify(c);
+    for (size_t f = 0; f < cases.size(); ++f) {
+      const Case& c = cases[f];
+      std::printf("  %s frame %zu of %d: %s, dst offset %d, max diff %g\n",
+                  c.error.empty() ? "ok  " : "FAIL", f, b.frames, describe(c).c_str(),
+                  c.dst_offset, c.max_diff);
+      CHECK_MSG(c.error.empty(), "batch frame %zu, %s: %s", f, describe(c).c_str(), c.error.c_str());
+    }
+    std::fflush(stdout);
+  }
 }
 
 CG_TEST(refuses_invalid_arguments) {
