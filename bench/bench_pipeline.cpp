@@ -13,7 +13,7 @@
 //       sysmem-pageable    plain gst_buffer_new_allocate buffers, frames-in-flight 3
 //       passthrough        sigma=0 (the element hands buffers on untouched)
 //       cudamem            GPU-resident buffers from a GstCudaBufferPool in a GstCudaContext
-//                          shared with the element, frames-in-flight 1 and 3
+//                          shared with the element, frames-in-flight 1, 3, 8 and 16
 //       cudaupload-download  pinned input → cudaupload → cudagaussian → cudadownload
 // plus a sigma sweep at Full HD RGBA and GStreamer's CPU `gaussianblur` (AYUV) as a peer.
 //
@@ -1187,7 +1187,7 @@ int main(int argc, char** argv) {
       }
     }
 
-    run_blur_variants(info, fr, kSigma, n, ctx, {1, 2, 3, 4}, true, true, {1, 3, 6}, true);
+    run_blur_variants(info, fr, kSigma, n, ctx, {1, 2, 3, 4}, true, true, {1, 3, 8, 16}, true);
 
     if (c.format == GST_VIDEO_FORMAT_RGBA && c.width == 1920) {
       for (double s : kSweep) {

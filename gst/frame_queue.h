@@ -12,6 +12,15 @@
  * scratch never holds more pixels than one 4K frame's: 3 lanes up to Full HD, 1 at 4K. A lane
  * runs one blur after another, so its scratch is never shared by two frames at once.
  *
+ * Batches: frames smaller than Full HD also share kernel launches. Up to `batch` frames wait
+ * (mapped, uploads started) and then blur together in one launch where the kernel can take
+ * several frames (the fused FIR), on one lane: one launch call instead of several, and blocks
+ * enough to fill the GPU. batch = min(depth / 4, Full HD pixels / frame pixels), at least 1:
+ * four batches in flight, so that the GPU still has batches queued while the oldest one's
+ * frames are handed out (measured: two batches of depth / 2 left it waiting), and no latency
+ * beyond the `depth` frames in flight. A frame with other parameters than the waiting ones
+ * starts a new batch.
+ *
  * All methods are called from the streaming thread with the CUDA context pushed; failures are
  * posted on the bus with GST_ELEMENT_ERROR and returned as GST_FLOW_ERROR. */
 #pragma once
@@ -53,6 +62,7 @@ public:
 
   guint pending () const { return (guint) jobs_.size (); }
   guint depth () const { return depth_; }
+  guint batch () const { return batch_; }
 
 private:
   struct Slot
@@ -71,14 +81,20 @@ private:
     GstBuffer *out = nullptr;
     GstVideoFrame in_frame, out_frame;
     gboolean in_mapped = FALSE, out_mapped = FALSE;
+    gboolean in_device = FALSE, out_device = FALSE;
+    cudagaussian::BlurSettings settings;
     guint slot = 0;
+    guint done_slot = 0;        /* whose `done` event marks this frame finished */
+    guint64 batch = 0;          /* launched in the batch of this number (from 1) */
+    gboolean launched = FALSE;  /* FALSE: waiting in the batch being gathered */
   };
   GstFlowReturn ensure_plan (Lane & lane,
       const cudagaussian::BlurSettings & settings);
   GstFlowReturn ensure_slot (Slot & slot, gboolean in_device,
       gboolean out_device);
-  GstFlowReturn enqueue (Job & job, const Slot & slot, Lane & lane,
-      gboolean in_device, gboolean out_device);
+  GstFlowReturn upload (const Job & job);
+  GstFlowReturn launch_waiting ();
+  GstFlowReturn enqueue_waiting (Lane & lane);
   void synchronize_all ();
   void release_job (Job & job);
   GstFlowReturn fail (const char *text, const cudagaussian::Status & st);
@@ -92,5 +108,10 @@ private:
   std::vector < Slot > slots_;
   std::deque < Job > jobs_;
   guint depth_ = 1;
+  guint batch_ = 1;
+  guint waiting_ = 0;           /* jobs at the back of jobs_ not launched yet */
   guint next_slot_ = 0;
+  guint next_lane_ = 0;
+  guint64 batches_launched_ = 0;
+  guint64 finished_batch_ = 0;  /* the last batch whose `done` event was waited for */
 };

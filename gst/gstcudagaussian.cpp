@@ -106,7 +106,7 @@ enum
 #define DEFAULT_COEFFICIENTS cg::TapSource::Table
 #define DEFAULT_BOX_METHOD cg::BoxMethod::RunningSum
 #define MAX_SEGMENTS 4096
-#define MAX_FRAMES_IN_FLIGHT 8
+#define MAX_FRAMES_IN_FLIGHT 16
 /* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
 #define AUTO_FRAMES_LIVE 1
 #define AUTO_FRAMES_NOT_LIVE 3
@@ -858,9 +858,10 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
           "Frames on the GPU at once, so that uploads, blurs and downloads of "
-          "consecutive frames overlap (each adds a frame of latency; below 4K each "
-          "also blurs on its own CUDA stream with its own scratch memory, so that "
-          "small frames' kernels overlap); 0 = auto: 1 for live sources, 3 otherwise",
+          "consecutive frames overlap (each adds a frame of latency; below 4K "
+          "consecutive frames also blur on their own CUDA streams, and from 8 on, "
+          "frames below Full HD blur a quarter of them per kernel launch, so that "
+          "small frames fill the GPU); 0 = auto: 1 for live sources, 3 otherwise",
           0, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, (GParamFlags) (G_PARAM_READWRITE |
               GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS)));

@@ -286,6 +286,41 @@ GST_START_TEST (test_frames_in_flight)
 }
 GST_END_TEST;
 
+/* CUDA memory with 16 frames in flight: SD-sized frames blur 4 to a launch (batches). Every
+ * frame comes out once, in order, equal to the reference, EOS included (a partial batch). */
+GST_START_TEST (test_cuda_memory_batches)
+{
+  if (!cgt::have_cudaupload ())
+    return;
+  const int w = 721, hgt = 576, frames = 23;
+  GstVideoInfo info = video_info ("RGBA", w, hgt);
+  GstHarness *h = gst_harness_new_parse ("cudaupload ! "
+      "video/x-raw(memory:CUDAMemory) ! cudagaussian sigma=2 frames-in-flight=16 ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload");
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", w, hgt, false).c_str ());
+  std::vector < GstBuffer * >inputs;
+  for (int i = 0; i < frames; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    fill_random (in, 600 + i);
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    inputs.push_back (in);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), frames);
+  for (int i = 0; i < frames; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (inputs[i]));
+    const double err = max_error_vs_reference (&info, inputs[i], out, 2.0, 2.0, 4.0,
+        cg::Border::Replicate);
+    fail_unless (err <= 1.0, "frame %d: max error %.3f", i, err);
+    gst_buffer_unref (out);
+    gst_buffer_unref (inputs[i]);
+  }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 /* A flush throws away the frames in flight; a caps change first lets them out. */
 GST_START_TEST (test_flush_and_caps_change_with_frames_in_flight)
 {
@@ -486,6 +521,7 @@ cudagaussian_gpu_suite (void)
   tcase_add_test (tc, test_settings_change_between_frames);
   tcase_add_test (tc, test_passthrough_keeps_buffer);
   tcase_add_test (tc, test_cuda_memory_every_format);
+  tcase_add_test (tc, test_cuda_memory_batches);
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_recursive_algorithms);
   tcase_add_test (tc, test_edge_aware_algorithm);

@@ -1,6 +1,6 @@
 /* Reliability of the element on a GPU (issue 7): bad input, lifecycle, sharing and threads.
  *
- *   - properties at and beyond their bounds on a running element, frames-in-flight 1..8;
+ *   - properties at and beyond their bounds on a running element, frames-in-flight 1..16;
  *   - caps renegotiation mid-stream (size and format) with frames in flight;
  *   - 8192x8192 frames, sigma far larger than the frame, 1x1 frames;
  *   - unusual strides and plane offsets (GstVideoMeta, one memory per plane, read-only memory);
@@ -121,7 +121,7 @@ GST_START_TEST (test_property_bounds_while_playing)
   ASSERT_WARNING (g_object_set (h->element, "sigma-y", 1e9, NULL));
   ASSERT_WARNING (g_object_set (h->element, "truncate", 0.99, NULL));
   ASSERT_WARNING (g_object_set (h->element, "truncate", 8.01, NULL));
-  ASSERT_WARNING (g_object_set (h->element, "frames-in-flight", 9u, NULL));
+  ASSERT_WARNING (g_object_set (h->element, "frames-in-flight", 17u, NULL));
   ASSERT_WARNING (g_object_set (h->element, "kappa", 100.5, NULL));
   ASSERT_WARNING (g_object_set (h->element, "segments", 4097u, NULL));
   ASSERT_WARNING (g_object_set (h->element, "cuda-device-id", -2, NULL));
@@ -177,11 +177,12 @@ GST_START_TEST (test_property_bounds_while_playing)
 }
 GST_END_TEST;
 
-/* frames-in-flight 1..8 (set before start): nothing is lost or reordered, EOS drains. */
+/* frames-in-flight 1..16 (set before start; from 8 on, small frames blur in batches of depth / 4):
+ * nothing is lost or reordered, EOS drains. */
 GST_START_TEST (test_frames_in_flight_range)
 {
   const GstVideoInfo info = video_info ("NV12", 96, 64);
-  for (guint depth = 1; depth <= 8; depth++) {
+  for (guint depth = 1; depth <= 16; depth++) {
     GstHarness *h = new_blur_harness (depth, g_ctx);
     g_object_set (h->element, "sigma", 2.5, NULL);
     gst_harness_set_src_caps_str (h, caps_string ("NV12", 96, 64).c_str ());
@@ -694,7 +695,7 @@ GST_END_TEST;
 /* EOS with frames in flight through a real pipeline: as many frames out as in, in order. */
 GST_START_TEST (test_eos_with_frames_in_flight)
 {
-  const guint runs[][2] = { {4, 37}, {8, 5}, {3, 1}, {1, 10} };      /* depth, frames */
+  const guint runs[][2] = { {4, 37}, {8, 5}, {3, 1}, {1, 10}, {16, 37}, {12, 7} };  /* depth, frames */
   for (auto & r : runs) {
     Handoffs handoffs;
     const std::string description = "videotestsrc num-buffers=" + std::to_string (r[1]) +
@@ -908,8 +909,9 @@ GST_END_TEST;
  * every output is entirely the sigma-2 or entirely the sigma-5 blur of its input. */
 GST_START_TEST (test_properties_changed_from_another_thread)
 {
-  for (guint depth : { 1u, 3u }) {
-    const char *format = depth == 1 ? "RGBA" : "NV12";
+  /* Depth 12: batches of 3 frames, which a changed sigma splits. */
+  for (guint depth : { 1u, 3u, 12u }) {
+    const char *format = depth == 3 ? "NV12" : "RGBA";
     const GstVideoInfo info = video_info (format, 128, 96);
     GstHarness *h = new_blur_harness (depth, g_ctx);
     gst_util_set_object_arg (G_OBJECT (h->element), "algorithm", "fir");
