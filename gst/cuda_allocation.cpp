@@ -73,7 +73,7 @@ gst_cuda_gaussian_propose_pool (GstElement * element, GstCudaContext * context,
 
 gboolean
 gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
-    GstQuery * query)
+    GstQuery * query, guint held)
 {
   GstCaps *caps = NULL;
   GstBufferPool *pool = NULL;
@@ -95,6 +95,11 @@ gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
             GST_CUDA_BUFFER_POOL (pool)->context == context))
       gst_clear_object (&pool);
     size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
+    if (max != 0 && max < min + held) {
+      GST_DEBUG_OBJECT (element, "pool cap %u raised to %u for %u frame(s) in flight", max,
+          min + held, held);
+      max = min + held;
+    }
   }
 
   if (pool) {

@@ -25,8 +25,10 @@ gboolean gst_cuda_element_propose_allocation (GstBaseTransform * trans,
     GstCudaContext * context, GstQuery * decide_query, GstQuery * query);
 
 /* decide_allocation, complete (the base class's default would replace a pool's allocator with
- * downstream's): a downstream CUDA pool of our context is kept; otherwise our own pool. */
+ * downstream's): a downstream CUDA pool of our context is kept; otherwise our own pool. @held:
+ * output buffers the element holds at once (its frames in flight): a pool capped below
+ * min + held would block the element's next acquire for good, so the cap is raised. */
 gboolean gst_cuda_gaussian_decide_pool (GstElement * element,
-    GstCudaContext * context, GstQuery * query);
+    GstCudaContext * context, GstQuery * query, guint held);
 
 G_END_DECLS

@@ -107,9 +107,13 @@ enum
 #define DEFAULT_BOX_METHOD cg::BoxMethod::RunningSum
 #define MAX_SEGMENTS 4096
 #define MAX_FRAMES_IN_FLIGHT 16
-/* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise. */
+/* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise,
+ * and for frames in CUDA memory of at most half a Full HD frame's pixels enough for batches of
+ * two (frame_queue.h; measured, H200, SD RGBA: 90,427 fps at 3 in flight, 116,435 at 8). */
 #define AUTO_FRAMES_LIVE 1
 #define AUTO_FRAMES_NOT_LIVE 3
+#define AUTO_FRAMES_NOT_LIVE_SMALL_CUDA 8
+#define AUTO_SMALL_CUDA_PIXELS (1920 * 1080 / 2)
 
 struct _GstCudaGaussian
 {
@@ -636,7 +640,11 @@ gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), latency))
       gst_query_parse_latency (latency, &live, NULL, NULL);
     gst_query_unref (latency);
-    depth = live ? AUTO_FRAMES_LIVE : AUTO_FRAMES_NOT_LIVE;
+    const gboolean small_cuda = gst_cuda_gaussian_caps_have_cuda_memory (incaps) &&
+        (guint64) GST_VIDEO_INFO_WIDTH (&info) * GST_VIDEO_INFO_HEIGHT (&info) <=
+        AUTO_SMALL_CUDA_PIXELS;
+    depth = live ? AUTO_FRAMES_LIVE : small_cuda ? AUTO_FRAMES_NOT_LIVE_SMALL_CUDA :
+        AUTO_FRAMES_NOT_LIVE;
   }
 
   /* GStreamer 1.22's CUDA allocator places the V plane of I420/YV12 one row too early when the
@@ -686,7 +694,8 @@ gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
 
-  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query);
+  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query,
+      MAX (self->depth, 1u));
 }
 
 /* ---------------------------------------------------------------- streaming */
@@ -861,7 +870,9 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           "consecutive frames overlap (each adds a frame of latency; below 4K "
           "consecutive frames also blur on their own CUDA streams, and from 8 on, "
           "frames below Full HD blur a quarter of them per kernel launch, so that "
-          "small frames fill the GPU); 0 = auto: 1 for live sources, 3 otherwise",
+          "small frames fill the GPU); 0 = auto: 1 for live sources; otherwise 8 for "
+          "frames in CUDA memory of at most half a Full HD frame's pixels (SD, HD), "
+          "3 for the rest",
           0, MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, (GParamFlags) (G_PARAM_READWRITE |
               GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS)));

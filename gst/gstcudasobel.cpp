@@ -450,7 +450,7 @@ gst_cuda_sobel_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCudaSobel *self = GST_CUDA_SOBEL (trans);
 
-  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query);
+  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query, 1);
 }
 
 /* ---------------------------------------------------------------- streaming */

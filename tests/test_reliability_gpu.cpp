@@ -712,6 +712,49 @@ GST_START_TEST (test_eos_with_frames_in_flight)
 }
 GST_END_TEST;
 
+/* frames-in-flight=0 with a source that is not live: 8 frames in flight for frames in CUDA
+ * memory of at most half a Full HD frame's pixels (so that they blur in batches), 3 for larger
+ * ones and for system memory; the LATENCY query adds (depth - 1) frames; every frame comes out. */
+GST_START_TEST (test_auto_frames_in_flight)
+{
+  if (!cgt::have_cudaupload ())
+    return;
+  const struct
+  {
+    int width, height;
+    bool cuda;
+    guint depth;
+  } cases[] = { {720, 576, true, 8}, {1280, 720, true, 8}, {1280, 818, true, 3},
+  {1920, 1080, true, 3}, {720, 576, false, 3}
+  };
+  for (const auto & c : cases) {
+    const std::string description = "videotestsrc num-buffers=12 ! video/x-raw,format=RGBA,width=" +
+        std::to_string (c.width) + ",height=" + std::to_string (c.height) + ",framerate=25/1 ! " +
+        (c.cuda ? "cudaupload ! video/x-raw(memory:CUDAMemory) ! " : "") +
+        "cudagaussian name=blur ! " + (c.cuda ? "cudadownload ! " : "") +
+        "fakesink name=sink sync=false";
+    Handoffs handoffs;
+    GstElement *pipeline = new_pipeline (description, &handoffs, g_ctx);
+    fail_if (gst_element_set_state (pipeline, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (gst_element_get_state (pipeline, NULL, NULL, 20 * GST_SECOND),
+        GST_STATE_CHANGE_SUCCESS);
+    GstElement *blur = gst_bin_get_by_name (GST_BIN (pipeline), "blur");
+    GstPad *src = gst_element_get_static_pad (blur, "src");
+    GstQuery *query = gst_query_new_latency ();
+    fail_unless (gst_pad_query (src, query), "%s: no latency", description.c_str ());
+    GstClockTime min = 0;
+    gst_query_parse_latency (query, NULL, &min, NULL);
+    fail_unless_equals_uint64 (min, gst_util_uint64_scale (GST_SECOND, c.depth - 1, 25));
+    gst_query_unref (query);
+    gst_object_unref (src);
+    gst_object_unref (blur);
+    play_to_eos (pipeline, description.c_str ());
+    fail_unless_equals_int (handoff_count (handoffs), 12);
+    gst_object_unref (pipeline);
+  }
+}
+GST_END_TEST;
+
 /* A flushing seek while frames are in flight: it completes, the frames of the new segment come
  * out, all of them and in order, then EOS. Real time (sync=true) so that the seek lands while
  * the stream runs. */
@@ -989,6 +1032,7 @@ cudagaussian_reliability_suite (void)
   tcase_add_test (tc, test_input_smaller_than_caps);
   tcase_add_test (tc, test_state_cycles_memory_flat);
   tcase_add_test (tc, test_eos_with_frames_in_flight);
+  tcase_add_test (tc, test_auto_frames_in_flight);
   tcase_add_test (tc, test_flushing_seek_mid_stream);
   tcase_add_test (tc, test_two_elements_share_a_context);
   tcase_add_test (tc, test_two_pipelines_in_parallel_threads);
