@@ -714,7 +714,8 @@ GST_END_TEST;
 
 /* frames-in-flight=0 with a source that is not live: 8 frames in flight for frames in CUDA
  * memory of at most half a Full HD frame's pixels (so that they blur in batches), 3 for larger
- * ones and for system memory; the LATENCY query adds (depth - 1) frames; every frame comes out. */
+ * ones and for system memory; the element adds (depth - 1) frames to upstream's latency; every
+ * frame comes out. */
 GST_START_TEST (test_auto_frames_in_flight)
 {
   if (!cgt::have_cudaupload ())
@@ -740,14 +741,26 @@ GST_START_TEST (test_auto_frames_in_flight)
         GST_STATE_CHANGE_SUCCESS);
     GstElement *blur = gst_bin_get_by_name (GST_BIN (pipeline), "blur");
     GstPad *src = gst_element_get_static_pad (blur, "src");
+    GstPad *sink = gst_element_get_static_pad (blur, "sink");
+    GstClockTime upstream = 0, min = 0;
     GstQuery *query = gst_query_new_latency ();
-    fail_unless (gst_pad_query (src, query), "%s: no latency", description.c_str ());
-    GstClockTime min = 0;
-    gst_query_parse_latency (query, NULL, &min, NULL);
-    fail_unless_equals_uint64 (min, gst_util_uint64_scale (GST_SECOND, c.depth - 1, 25));
+    const gboolean answered = gst_pad_peer_query (sink, query);
+    gst_query_parse_latency (query, NULL, &upstream, NULL);
     gst_query_unref (query);
+    query = gst_query_new_latency ();
+    const gboolean answered_here = gst_pad_query (src, query);
+    gst_query_parse_latency (query, NULL, &min, NULL);
+    gst_query_unref (query);
+    gst_object_unref (sink);
     gst_object_unref (src);
     gst_object_unref (blur);
+    if (!answered || !answered_here || min != upstream + gst_util_uint64_scale (GST_SECOND,
+            c.depth - 1, 25)) {
+      gst_element_set_state (pipeline, GST_STATE_NULL);  /* nothing left running on failure */
+      gst_object_unref (pipeline);
+      fail ("%s: latency %" G_GUINT64_FORMAT " ns over upstream's %" G_GUINT64_FORMAT
+          ", expected %u frames in flight", description.c_str (), min, upstream, c.depth);
+    }
     play_to_eos (pipeline, description.c_str ());
     fail_unless_equals_int (handoff_count (handoffs), 12);
     gst_object_unref (pipeline);
