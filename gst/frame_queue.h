@@ -6,11 +6,12 @@
  * of staging buffers, reused only once its previous job has finished.
  *
  * Compute lanes: a frame too small to fill the GPU leaves it partly idle (one SD frame of the
- * FIR is a single wave of blocks), so consecutive frames blur on different lanes, each with its
- * own stream and its own blur (scratch and plan), and their kernels overlap. Slot i uses lane
- * i % lanes; lanes = min(depth, pixels of a 4K frame / pixels of a frame), so the lanes'
- * scratch never holds more pixels than one 4K frame's: 3 lanes up to Full HD, 1 at 4K. A lane
- * runs one blur after another, so its scratch is never shared by two frames at once.
+ * FIR is a single wave of blocks), so consecutive batches (below) blur on different lanes in
+ * turn, each with its own stream and its own blur (scratch and plan), and their kernels
+ * overlap. lanes = min(batches in flight, pixels of a 4K frame / pixels of a frame), so the
+ * lanes' scratch never holds more pixels than one 4K frame's: 3 lanes up to Full HD at depth 3,
+ * 1 at 4K. A lane runs one blur after another (a batch's frames too, where its kernels do not
+ * take several frames at once), so its scratch is never shared by two frames at once.
  *
  * Batches: frames smaller than Full HD also share kernel launches. Up to `batch` frames wait
  * (mapped, uploads started) and then blur together in one launch where the kernel can take
@@ -19,7 +20,7 @@
  * four batches in flight, so that the GPU still has batches queued while the oldest one's
  * frames are handed out (measured: two batches of depth / 2 left it waiting), and no latency
  * beyond the `depth` frames in flight. A frame with other parameters than the waiting ones
- * starts a new batch.
+ * starts a new batch. One event marks a batch done, waited for once per batch.
  *
  * All methods are called from the streaming thread with the CUDA context pushed; failures are
  * posted on the bus with GST_ELEMENT_ERROR and returned as GST_FLOW_ERROR. */
