@@ -172,8 +172,10 @@ FrameQueue::enqueue_waiting (Lane & lane)
   cudaStream_t compute = lane.stream.get ();
   const size_t n = planes_.size ();
   const size_t first = jobs_.size () - waiting_;
-  std::vector < std::vector < cg::DevicePlaneRef >> src (waiting_);
-  std::vector < std::vector < cg::MutableDevicePlaneRef >> dst (waiting_);
+  std::vector < std::vector < cg::DevicePlaneRef >> &src = batch_src_;
+  std::vector < std::vector < cg::MutableDevicePlaneRef >> &dst = batch_dst_;
+  src.resize (waiting_);
+  dst.resize (waiting_);
   gboolean download = FALSE;
   cg::Status st;
 
@@ -232,17 +234,15 @@ FrameQueue::enqueue_waiting (Lane & lane)
   return GST_FLOW_OK;
 }
 
-/* Launches the batch being gathered on the next lane. On failure its jobs are given back
- * (their slots too, so that slots stay in order). */
+/* Launches the batch being gathered on the next lane, which launch() planned for it when the
+ * batch's first frame came. On failure its jobs are given back (their slots too, so that slots
+ * stay in order). */
 GstFlowReturn
 FrameQueue::launch_waiting ()
 {
   if (waiting_ == 0)
     return GST_FLOW_OK;
-  Lane & lane = lanes_[next_lane_];
-  GstFlowReturn ret = ensure_plan (lane, jobs_[jobs_.size () - waiting_].settings);
-  if (ret == GST_FLOW_OK)
-    ret = enqueue_waiting (lane);
+  GstFlowReturn ret = enqueue_waiting (lanes_[next_lane_]);
   if (ret != GST_FLOW_OK) {
     /* Work already queued for these jobs must not touch buffers we give back. */
     synchronize_all ();

@@ -63,7 +63,6 @@ public:
 
   guint pending () const { return (guint) jobs_.size (); }
   guint depth () const { return depth_; }
-  guint batch () const { return batch_; }
 
 private:
   struct Slot
@@ -108,6 +107,9 @@ private:
   std::vector < cudagaussian::PlaneSpec > planes_;
   std::vector < Slot > slots_;
   std::deque < Job > jobs_;
+  /* The planes of the batch being launched, kept to reuse their memory from batch to batch. */
+  std::vector < std::vector < cudagaussian::DevicePlaneRef >> batch_src_;
+  std::vector < std::vector < cudagaussian::MutableDevicePlaneRef >> batch_dst_;
   guint depth_ = 1;
   guint batch_ = 1;
   guint waiting_ = 0;           /* jobs at the back of jobs_ not launched yet */

@@ -197,12 +197,15 @@ Status FrameBlur::run_batch(const std::vector<std::vector<DevicePlaneRef>>& src,
   for (size_t f = 0; f < src.size(); ++f)
     if (src[f].size() != filters_.size() || dst[f].size() != filters_.size())
       return Status::invalid("plane count does not match the plan");
-  std::vector<PlanePair> frames(src.size());
-  for (size_t i = 0; i < filters_.size(); ++i) {
-    for (size_t f = 0; f < src.size(); ++f)
-      frames[f] = {src[f][i].data, src[f][i].pitch, dst[f][i].data, dst[f][i].pitch};
-    CG_TRY(filters_[i]->run_batch(frames.data(), static_cast<int>(frames.size()), stream));
-  }
+  // kMaxBatchFrames at a time: as many as one launch takes, on the stack (this runs per frame).
+  PlanePair frames[kMaxBatchFrames];
+  for (size_t i = 0; i < filters_.size(); ++i)
+    for (size_t f0 = 0; f0 < src.size(); f0 += kMaxBatchFrames) {
+      const size_t count = std::min(src.size() - f0, static_cast<size_t>(kMaxBatchFrames));
+      for (size_t k = 0; k < count; ++k)
+        frames[k] = {src[f0 + k][i].data, src[f0 + k][i].pitch, dst[f0 + k][i].data, dst[f0 + k][i].pitch};
+      CG_TRY(filters_[i]->run_batch(frames, static_cast<int>(count), stream));
+    }
   return Status::success();
 }
 
