@@ -184,6 +184,39 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
     if (i0 - j >= to) f(i0 - j, ca[j], cb[j]);
 }
 
+// f(i, a[i], b[i]) for the `count` samples first, first + dir, first + 2·dir, ... (dir = ±1),
+// in that order; b is read only when kReadB. Pipelined as for_each_forward, kBatch a batch
+// ahead; loads past the last sample repeat it. One code path for either direction, so that
+// threads running opposite directions share their instructions (two_way_exact_kernel).
+template <int kBatch, bool kReadB, typename TA, typename TB, class F>
+__device__ inline void for_each_along(const LineView<TA>& a, const LineView<TB>& b, int first, int dir, int count,
+                                      F&& f) {
+  if (count <= 0) return;
+  const int last = count - 1;
+  auto load = [&](int j0, float (&va)[kBatch], float (&vb)[kBatch]) {
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      const int i = first + dir * min(j0 + j, last);
+      va[j] = a.load(i);
+      vb[j] = kReadB ? b.load(i) : 0.0f;
+    }
+  };
+  float ca[kBatch], cb[kBatch];
+  load(0, ca, cb);
+  int j0 = 0;
+  for (; j0 + kBatch < count; j0 += kBatch) {
+    float na[kBatch], nb[kBatch];
+    load(j0 + kBatch, na, nb);
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) f(first + dir * (j0 + j), ca[j], cb[j]);
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) ca[j] = na[j], cb[j] = nb[j];
+  }
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j)
+    if (j0 + j < count) f(first + dir * (j0 + j), ca[j], cb[j]);
+}
+
 // The (line, segment) pair this thread owns and the segment's sample range [s0, s1); false for
 // threads past the last pair.
 struct SegmentItem {

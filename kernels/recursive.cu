@@ -163,6 +163,7 @@ constexpr int kOneWayBatch = 32;
 template <class Ops>
 constexpr int two_way_batch = std::is_same_v<Ops, YvvOps<float>> ? 32 : 16;
 constexpr int kTwoWayWarmBatch = 8;
+constexpr int kTwoWayExactBatch = 24;  // two_way_exact_kernel (measured there)
 constexpr int kSplitBatch = 8;
 
 // OneWay: the whole line in one thread.
@@ -268,6 +269,111 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
   if (active) warm_causal<kTwoWayWarmBatch, kBatch, true>(l, in, mid, right, p, it);
   __syncthreads();
   if (active) warm_anticausal<kTwoWayWarmBatch, kBatch, true>(l, in, mid, out, right, p, it);
+}
+
+// TwoWay, exact, for Deriche, whose two directions both read x (a sum of a causal and an
+// anticausal part, not a cascade). The seed's halves (Lee, Ko, Choe 2014): the left half's thread runs causal from the line's left
+// start and the right half's thread anticausal from its right start, each writing its half of
+// `mid`; then each carries its own state on into the other half, where the other direction's
+// results wait in `mid`, and writes the sum. Exact, with no warm-up: each thread runs n steps
+// where one-way runs 2n, with the same loads and stores per step.
+//
+// A thread keeps one direction throughout, and both directions run one code path: the
+// anticausal step weighs x[i+1] and x[i+2] where the causal one weighs x[i] and x[i-1], so the
+// right half's thread reads its input one sample ahead and both run the causal formula. The
+// warps of the two halves then share their instructions. (With a loop per direction and half,
+// four in all, the kernel ran slower with longer batches, as code outgrowing the instruction
+// cache does: SD, H200, batches of 16 / 24 / 32: 51.3 / 57.0 / 74.9 µs for Young–van Vliet in
+// parallel form at σ 2; in one code path, Deriche: 48.7 / 50.8 / 52.4 µs, and at 1080p 176.4 /
+// 162.6 / 159.9: 24 is within 4 % of the best at both.)
+//
+// Young–van Vliet has a parallel form too (the same two sections per direction, one of them
+// first order), and it ran exact this way, but its steps cost more than the cascade's: at SD
+// 47.3 µs against 40.6 for the warmed-up cascade halves at σ 2 (51.8 at σ 30), at 1080p 158.5
+// against 121.2 (147.8). Young–van Vliet keeps those.
+struct OneDirection {
+  // causal:      u = nsum x[i] + n1 (x[i-1] - x[i]);
+  // anticausal:  u = msum x[i+1] + m2 (x[i+2] - x[i+1]).
+  float gain[2], diff[2];
+  float den[2], radius2[2];
+  float steady[2];  // each section's output per unit of a constant input
+};
+
+struct OneDirectionState {
+  float prev;  // the input the last step read (x[i-1], or x[i+2] for the anticausal direction)
+  float y[2], v[2];
+};
+
+__device__ inline OneDirection one_direction(const DericheSections<float>& k, bool causal) {
+  OneDirection d;
+  for (int i = 0; i < 2; ++i) {
+    const DericheSections<float>::Term& t = k.term[i];
+    d.gain[i] = causal ? t.nsum : t.msum;
+    d.diff[i] = causal ? t.n1 : t.m2;
+    d.den[i] = t.den;
+    d.radius2[i] = t.radius2;
+    d.steady[i] = causal ? t.causal_gain : t.anticausal_gain;
+  }
+  return d;
+}
+
+// The steady state of a constant edge value: deriche_causal_start / deriche_anticausal_start.
+__device__ inline OneDirectionState one_direction_start(const OneDirection& d, float edge) {
+  return {edge, {edge * d.steady[0], edge * d.steady[1]}, {0.0f, 0.0f}};
+}
+
+// deriche_causal_step / deriche_anticausal_step, same arithmetic.
+__device__ inline float one_direction_step(const OneDirection& d, float cur, OneDirectionState& st) {
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const float u = d.gain[i] * cur + d.diff[i] * (st.prev - cur);
+    st.v[i] = u - d.den[i] * st.y[i] + d.radius2[i] * st.v[i];
+    st.y[i] += st.v[i];
+    sum += st.y[i];
+  }
+  st.prev = cur;
+  return sum;
+}
+
+// A block holds block_lines lines (a multiple of 32, so that each warp runs one half); threads
+// [0, block_lines) take the left halves.
+template <int kBatch, typename TIn, typename TOut>
+__global__ void __launch_bounds__(kThreads)
+two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, DericheSections<float> k,
+                     int block_lines) {
+  begin_chained_kernel();
+  const bool left = static_cast<int>(threadIdx.x) < block_lines;
+  const int line = blockIdx.x * block_lines + static_cast<int>(threadIdx.x) % block_lines;
+  const bool active = line < l.count;
+  const int n = l.length, h = n / 2;
+  LineView<TIn> x(in, l, active ? line : 0);
+  const LineView<float> m(mid, l, active ? line : 0);
+  const LineView<TOut> y(out, l, active ? line : 0);
+  const OneDirection d = one_direction(k, left);
+  const int dir = left ? 1 : -1;
+  // Phase 1: the left half's outputs [0, h) from 0 up, the right half's [h, n) from n - 1 down.
+  int first = left ? 0 : n - 1, count = left ? h : n - h;
+  OneDirectionState st{};
+  if (active) {
+    const float edge = x.load(first);
+    st = one_direction_start(d, edge);
+    if (!left) {
+      // Output n - 1 reads x[n] = x[n + 1] = the edge (replicate); from here on x[i + 1].
+      m.store(first, one_direction_step(d, edge, st));
+      first -= 1, count -= 1;
+      x.line += x.step;
+    }
+    for_each_along<kBatch, false>(x, x, first, dir, count, [&](int i, float v, float) {
+      m.store(i, one_direction_step(d, v, st));
+    });
+  }
+  __syncthreads();  // each half of `mid` is complete
+  if (!active) return;
+  // Phase 2: each carries its state on into the other half.
+  for_each_along<kBatch, true>(x, m, left ? h : h - 1, dir, left ? n - h : h, [&](int i, float v, float other) {
+    y.store(i, one_direction_step(d, v, st) + other);
+  });
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------
@@ -778,6 +884,7 @@ struct PassPlan {
   int block_threads = kThreads;  // one-way, two-way and k-way launches
   int block_lines = 0;           // bp_fused_kernel: whole lines per block (0: the multi-launch kernels)
   int warm_block_lines = 0;      // warm_both_kernel: whole lines per block (0: two launches)
+  int exact_two_way_lines = 0;   // two_way_exact_kernel: lines per block (0: not that kernel)
   int scan_threads = kThreads;   // bp_scan_kernel: a thread per line
   bool chained = false;          // launches overlap the previous kernel's tail (launch_chained)
 };
@@ -823,6 +930,10 @@ int fused_block_lines(int segments, int lines, int group, int sm_count) {
   return n;
 }
 
+// Two-way runs exact (two_way_exact_kernel) for Deriche; Young–van Vliet keeps warmed-up halves
+// (measured faster: see two_way_exact_kernel).
+bool exact_two_way(const RecursiveSettings& s) { return s.filter == RecursiveFilter::Deriche; }
+
 PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int length, int group,
                    RecursiveBlur::Launches launches, int sm_count) {
   PassPlan p;
@@ -844,6 +955,12 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   if (s.split == LineSplit::BlockParallel && p.segments > 1 &&
       (launches == RecursiveBlur::Launches::One || (launches == RecursiveBlur::Launches::Auto && small)))
     p.block_lines = fused_block_lines(p.segments, lines, group, sm_count);
+  if (s.split == LineSplit::TwoWay && p.segments == 2 && exact_two_way(s)) {
+    // 64 lines a block (128 threads) where that still makes two blocks per SM, else 32 (64
+    // threads: SD to Full HD); a warp holds one half.
+    p.exact_two_way_lines = block_threads_for(static_cast<long>(lines) * 2, sm_count) == kThreads ? 2 * kWarp : kWarp;
+    return p;
+  }
   // The warmed-up halves in one launch: two-way by default (measured: bench_recursive, launches
   // table), k-way only when forced.
   const bool warm = s.split == LineSplit::TwoWay || s.split == LineSplit::KWay;
@@ -993,6 +1110,12 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
   if (pass.plan.identity) {
     CG_CUDA_TRY(launch_chained(pass.plan.chained, copy_kernel<TIn, TOut>,
                                blocks_for(static_cast<long>(l.count) * l.length), kThreads, 0, stream, l, in, out));
+    return Status::success();
+  }
+  if (const int lines = pass.plan.exact_two_way_lines) {
+    const WholeLineGrid grid = whole_line_grid(l.count, lines, 2);
+    CG_CUDA_TRY(launch_chained(pass.plan.chained, two_way_exact_kernel<kTwoWayExactBatch, TIn, TOut>, grid.blocks,
+                               grid.threads, 0, stream, l, in, mid, out, pass.deriche.k, lines));
     return Status::success();
   }
   if (s.filter == RecursiveFilter::Deriche)

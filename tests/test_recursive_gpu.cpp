@@ -274,6 +274,29 @@ CG_TEST(formats_sixteen_bit) {
   run_cases(cases);
 }
 
+// Deriche's two-way is exact (the halves swap directions, two_way_exact_kernel): with no
+// warm-up at all (kappa 0) it must still agree with the exact reference. Odd lengths (the halves
+// differ by one), lines of 1 and 2 samples, 16-bit with a shift, padded rows, one axis only, both
+// block widths (SD: 32 lines; 4K rows of one channel: 64), sigma 0.5 to 200.
+CG_TEST(exact_two_way) {
+  std::vector<Case> cases;
+  const RecursiveFilter f = RecursiveFilter::Deriche;
+  cases.push_back(make(1, 1, 4, 1, 0, f, LineSplit::TwoWay, 2, 2));
+  cases.push_back(make(2, 3, 1, 1, 0, f, LineSplit::TwoWay, 2, 2, 3));
+  cases.push_back(make(3, 2, 3, 1, 0, f, LineSplit::TwoWay, 1, 1));
+  cases.push_back(make(33, 65, 2, 1, 0, f, LineSplit::TwoWay, 3, 3, 1));
+  cases.push_back(make(385, 289, 4, 1, 0, f, LineSplit::TwoWay, 5, 5, 12));
+  cases.push_back(make(720, 576, 4, 1, 0, f, LineSplit::TwoWay, 2, 2));
+  cases.push_back(make(1921, 1081, 4, 1, 0, f, LineSplit::TwoWay, 10, 10, 4));
+  cases.push_back(make(4500, 20, 4, 1, 0, f, LineSplit::TwoWay, 1, 1));
+  cases.push_back(make(300, 64, 4, 2, 4, f, LineSplit::TwoWay, 20, 1));
+  cases.push_back(make(500, 40, 3, 1, 0, f, LineSplit::TwoWay, 3, 0));
+  cases.push_back(make(70, 501, 1, 2, 0, f, LineSplit::TwoWay, 0, 3));
+  for (double sigma : {0.5, 30.0, 90.0, 200.0}) cases.push_back(make(640, 360, 1, 1, 0, f, LineSplit::TwoWay, sigma, sigma, 2));
+  for (Case& c : cases) c.s.kappa = 0.0;
+  run_cases(cases);
+}
+
 CG_TEST(simple_start_up) {
   std::vector<Case> cases;
   for (LineSplit s : kSplits) {
