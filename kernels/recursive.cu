@@ -163,7 +163,10 @@ constexpr int kOneWayBatch = 32;
 template <class Ops>
 constexpr int two_way_batch = std::is_same_v<Ops, YvvOps<float>> ? 32 : 16;
 constexpr int kTwoWayWarmBatch = 8;
-constexpr int kTwoWayExactBatch = 24;  // two_way_exact_kernel (measured there)
+// two_way_exact_kernel: lines a block (a warp holds both halves of 16 lines) and samples a batch,
+// measured there.
+constexpr int kExactTwoWayLines = 16;
+constexpr int kTwoWayExactBatch = 32;
 constexpr int kSplitBatch = 8;
 
 // OneWay: the whole line in one thread.
@@ -280,17 +283,24 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 //
 // A thread keeps one direction throughout, and both directions run one code path: the
 // anticausal step weighs x[i+1] and x[i+2] where the causal one weighs x[i] and x[i-1], so the
-// right half's thread reads its input one sample ahead and both run the causal formula. The
-// warps of the two halves then share their instructions. (With a loop per direction and half,
-// four in all, the kernel ran slower with longer batches, as code outgrowing the instruction
-// cache does: SD, H200, batches of 16 / 24 / 32: 51.3 / 57.0 / 74.9 µs for Young–van Vliet in
-// parallel form at σ 2; in one code path, Deriche: 48.7 / 50.8 / 52.4 µs, and at 1080p 176.4 /
-// 162.6 / 159.9: 24 is within 4 % of the best at both.)
+// right half's thread reads its input one sample ahead and both run the causal formula; and
+// map_along walks both directions' addresses alike. So a warp can hold both halves of its lines
+// without diverging. Measured on an H200 (Deriche, σ 2; one-way in the same runs: CIF 45–46, SD
+// 75.3–75.6, 1080p 227, 4K 552 µs):
+//   - a loop per direction and half (four), one half per warp: SD 51.3 / 57.0 / 74.9 µs for
+//     batches of 16 / 24 / 32 (Young–van Vliet's parallel form): code outgrowing the
+//     instruction cache;
+//   - one code path, one half per warp (32 lines a block): SD 48.7 / 50.8 / 52.4, 1080p 176.4 /
+//     162.6 / 159.9; with map_along's walked addresses (22 % fewer instructions, Nsight Compute),
+//     SD 47.1 / 48.9 / 48.5, 1080p 173.4 / 161.8 / 152.1: the time is latency (long-scoreboard
+//     and fixed-latency waits), not instructions;
+//   - both halves of 16 lines in a warp, batches of 32: CIF 30.0, SD 45.3, 1080p 129.1, 4K 392.6
+//     (8 lines a warp: 30.0, 45.5, 143.1, 513.3; 64 lines a block of one-half warps: SD 63.6).
 //
 // Young–van Vliet has a parallel form too (the same two sections per direction, one of them
 // first order), and it ran exact this way, but its steps cost more than the cascade's: at SD
 // 47.3 µs against 40.6 for the warmed-up cascade halves at σ 2 (51.8 at σ 30), at 1080p 158.5
-// against 121.2 (147.8). Young–van Vliet keeps those.
+// against 121.2 (147.8), with one half per warp. Young–van Vliet keeps those.
 struct OneDirection {
   // causal:      u = nsum x[i] + n1 (x[i-1] - x[i]);
   // anticausal:  u = msum x[i+1] + m2 (x[i+2] - x[i+1]).
@@ -336,15 +346,14 @@ __device__ inline float one_direction_step(const OneDirection& d, float cur, One
   return sum;
 }
 
-// A block holds block_lines lines (a multiple of 32, so that each warp runs one half); threads
-// [0, block_lines) take the left halves.
+// A block holds kExactTwoWayLines lines; threads [0, kExactTwoWayLines) take the left halves.
 template <int kBatch, typename TIn, typename TOut>
-__global__ void __launch_bounds__(kThreads)
-two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, DericheSections<float> k,
-                     int block_lines) {
+__global__ void __launch_bounds__(2 * kExactTwoWayLines)
+two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, DericheSections<float> k) {
   begin_chained_kernel();
-  const bool left = static_cast<int>(threadIdx.x) < block_lines;
-  const int line = blockIdx.x * block_lines + static_cast<int>(threadIdx.x) % block_lines;
+  const int t = static_cast<int>(threadIdx.x);
+  const bool left = t < kExactTwoWayLines;
+  const int line = blockIdx.x * kExactTwoWayLines + t % kExactTwoWayLines;
   const bool active = line < l.count;
   const int n = l.length, h = n / 2;
   LineView<TIn> x(in, l, active ? line : 0);
@@ -364,16 +373,13 @@ two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, 
       first -= 1, count -= 1;
       x.line += x.step;
     }
-    for_each_along<kBatch, false>(x, x, first, dir, count, [&](int i, float v, float) {
-      m.store(i, one_direction_step(d, v, st));
-    });
+    map_along<kBatch, false>(x, x, m, first, dir, count, [&](float v, float) { return one_direction_step(d, v, st); });
   }
   __syncthreads();  // each half of `mid` is complete
   if (!active) return;
   // Phase 2: each carries its state on into the other half.
-  for_each_along<kBatch, true>(x, m, left ? h : h - 1, dir, left ? n - h : h, [&](int i, float v, float other) {
-    y.store(i, one_direction_step(d, v, st) + other);
-  });
+  map_along<kBatch, true>(x, m, y, left ? h : h - 1, dir, left ? n - h : h,
+                          [&](float v, float other) { return one_direction_step(d, v, st) + other; });
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------
@@ -884,7 +890,7 @@ struct PassPlan {
   int block_threads = kThreads;  // one-way, two-way and k-way launches
   int block_lines = 0;           // bp_fused_kernel: whole lines per block (0: the multi-launch kernels)
   int warm_block_lines = 0;      // warm_both_kernel: whole lines per block (0: two launches)
-  int exact_two_way_lines = 0;   // two_way_exact_kernel: lines per block (0: not that kernel)
+  bool exact_two_way = false;    // two_way_exact_kernel
   int scan_threads = kThreads;   // bp_scan_kernel: a thread per line
   bool chained = false;          // launches overlap the previous kernel's tail (launch_chained)
 };
@@ -956,9 +962,7 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
       (launches == RecursiveBlur::Launches::One || (launches == RecursiveBlur::Launches::Auto && small)))
     p.block_lines = fused_block_lines(p.segments, lines, group, sm_count);
   if (s.split == LineSplit::TwoWay && p.segments == 2 && exact_two_way(s)) {
-    // 64 lines a block (128 threads) where that still makes two blocks per SM, else 32 (64
-    // threads: SD to Full HD); a warp holds one half.
-    p.exact_two_way_lines = block_threads_for(static_cast<long>(lines) * 2, sm_count) == kThreads ? 2 * kWarp : kWarp;
+    p.exact_two_way = true;
     return p;
   }
   // The warmed-up halves in one launch: two-way by default (measured: bench_recursive, launches
@@ -1112,10 +1116,10 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
                                blocks_for(static_cast<long>(l.count) * l.length), kThreads, 0, stream, l, in, out));
     return Status::success();
   }
-  if (const int lines = pass.plan.exact_two_way_lines) {
-    const WholeLineGrid grid = whole_line_grid(l.count, lines, 2);
-    CG_CUDA_TRY(launch_chained(pass.plan.chained, two_way_exact_kernel<kTwoWayExactBatch, TIn, TOut>, grid.blocks,
-                               grid.threads, 0, stream, l, in, mid, out, pass.deriche.k, lines));
+  if (pass.plan.exact_two_way) {
+    const unsigned blocks = static_cast<unsigned>((l.count + kExactTwoWayLines - 1) / kExactTwoWayLines);
+    CG_CUDA_TRY(launch_chained(pass.plan.chained, two_way_exact_kernel<kTwoWayExactBatch, TIn, TOut>, blocks,
+                               2 * kExactTwoWayLines, 0, stream, l, in, mid, out, pass.deriche.k));
     return Status::success();
   }
   if (s.filter == RecursiveFilter::Deriche)

@@ -276,8 +276,8 @@ CG_TEST(formats_sixteen_bit) {
 
 // Deriche's two-way is exact (the halves swap directions, two_way_exact_kernel): with no
 // warm-up at all (kappa 0) it must still agree with the exact reference. Odd lengths (the halves
-// differ by one), lines of 1 and 2 samples, 16-bit with a shift, padded rows, one axis only, both
-// block widths (SD: 32 lines; 4K rows of one channel: 64), sigma 0.5 to 200.
+// differ by one), lines of 1 and 2 samples, 16-bit with a shift, padded rows, one axis only,
+// partial last blocks (a block holds 16 lines), 18,000 columns, sigma 0.5 to 200.
 CG_TEST(exact_two_way) {
   std::vector<Case> cases;
   const RecursiveFilter f = RecursiveFilter::Deriche;
