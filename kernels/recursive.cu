@@ -275,10 +275,10 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 }
 
 // TwoWay, exact, for Deriche, whose two directions both read x (a sum of a causal and an
-// anticausal part, not a cascade). The seed's halves (Lee, Ko, Choe 2014): the left half's thread runs causal from the line's left
-// start and the right half's thread anticausal from its right start, each writing its half of
-// `mid`; then each carries its own state on into the other half, where the other direction's
-// results wait in `mid`, and writes the sum. Exact, with no warm-up: each thread runs n steps
+// anticausal part, not a cascade). The seed's halves (Lee, Ko, Choe 2014): the left half's
+// thread runs causal from the line's left start and the right half's thread anticausal from its
+// right start, each writing its half of `mid`; then each carries its own state on into the other
+// half, where the other direction's results wait in `mid`, and writes the sum. Exact, with no warm-up: each thread runs n steps
 // where one-way runs 2n, with the same loads and stores per step.
 //
 // A thread keeps one direction throughout, and both directions run one code path: the
