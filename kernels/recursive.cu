@@ -298,9 +298,10 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 //     (8 lines a warp: 30.0, 45.5, 143.1, 513.3; 64 lines a block of one-half warps: SD 63.6).
 //
 // Young–van Vliet has a parallel form too (the same two sections per direction, one of them
-// first order), and it ran exact this way, but its steps cost more than the cascade's: at SD
-// 47.3 µs against 40.6 for the warmed-up cascade halves at σ 2 (51.8 at σ 30), at 1080p 158.5
-// against 121.2 (147.8), with one half per warp. Young–van Vliet keeps those.
+// first order) and runs exact this way, but its steps cost more than the cascade's: SD 43.8–44.9
+// µs at σ 2 and 30 against 40.3 and 51.2 for the warmed-up cascade halves, 1080p 130.8–132.1
+// against 121.1–122.6 and 146.3–147.0 (with a first-order section 0). Young–van Vliet keeps
+// those for now (README, roadmap).
 struct OneDirection {
   // causal:      u = nsum x[i] + n1 (x[i-1] - x[i]);
   // anticausal:  u = msum x[i+1] + m2 (x[i+2] - x[i+1]).
