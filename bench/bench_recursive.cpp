@@ -16,6 +16,9 @@
 // Launches: block-parallel, two-way and k-way with each pass in one launch (a block holds whole
 // lines) and in several, at 1080p, CIF, SD, HD and 4K (`--only launches` for this alone).
 //
+// Two-way forms: Young–van Vliet's exact two-way and its warmed-up halves, each forced, at SD and
+// 1080p (`--only "two-way form"`).
+//
 // Usage: bench_recursive [--csv PATH] [--quick] [--data DIR] [--only VARIANT-TEXT] (speed of those variants only). Without a GPU: a skip line, exit 0.
 
 #include <gst/gst.h>
@@ -294,6 +297,43 @@ bool launch_table(int width, int height, Csv& csv, const char* device, int runs)
   return true;
 }
 
+// Young–van Vliet's two-way in its exact parallel form and in warmed-up cascade halves, forced,
+// and as RecursiveBlur picks (auto: exact from warm-ups of a 25th of the line on).
+bool two_way_form_table(int width, int height, Csv& csv, const char* device, int runs) {
+  RgbaFrames frames;
+  if (!frames.create(width, height)) return false;
+  const double sigmas[] = {2, 5, 10, 20, 30, 100};
+  std::printf("\n### Young–van Vliet two-way by form, %dx%d RGBA8: µs per frame\n\n", width, height);
+  std::printf("| form |");
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|---|");
+  for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
+  std::printf("\n");
+  using Form = RecursiveBlur::TwoWayForm;
+  const std::pair<Form, const char*> forms[] = {
+      {Form::Exact, "exact (parallel form)"}, {Form::Warm, "warmed-up halves (kappa 4)"}, {Form::Auto, "auto"}};
+  for (const auto& [form, name] : forms) {
+    std::printf("| %s |", name);
+    for (double sigma : sigmas) {
+      RecursiveSettings rs;
+      rs.filter = RecursiveFilter::YoungVanVliet2002;
+      rs.split = LineSplit::TwoWay;
+      RecursiveBlur blur;
+      blur.force_two_way_form(form);
+      REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
+      double us = -1;
+      if (!frames.time(blur, runs, &us)) return false;
+      std::printf(" %.1f |", us);
+      char line[512];
+      std::snprintf(line, sizeof line, "two-way form,\"%s\",yvv2002 two-way %s,%d,%d,%g,%.3f,,,,", device, name, width,
+                    height, sigma, us);
+      csv.row(line);
+    }
+    std::printf("\n");
+  }
+  return true;
+}
+
 // ---- quality -----------------------------------------------------------------------------------
 
 // The exact Gaussian of REFERENCE.md §0 in double, on all host cores (rows, then columns).
@@ -415,6 +455,9 @@ int main(int argc, char** argv) {
     for (const auto& size : {std::pair{1920, 1080}, std::pair{352, 288}, std::pair{720, 576}, std::pair{1280, 720},
                              std::pair{3840, 2160}})
       ok = launch_table(size.first, size.second, csv, prop.name, runs) && ok;
+  if (opt.wanted("two-way form"))
+    for (const auto& size : {std::pair{720, 576}, std::pair{1920, 1080}})
+      ok = two_way_form_table(size.first, size.second, csv, prop.name, runs) && ok;
 
   if (!opt.only.empty()) return ok ? 0 : 1;  // --only: the speed tables alone
   std::vector<Photo> photos;

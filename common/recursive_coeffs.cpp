@@ -235,6 +235,46 @@ YvvSectionCoeffs yvv_section_coefficients(double sigma, YvvVariant variant) {
   return s;
 }
 
+DericheSectionCoeffs yvv_parallel_coefficients(double sigma, YvvVariant variant) {
+  const YvvPoles k = yvv_poles(sigma, variant);
+  const cplx lambda[3] = {k.p, k.r, std::conj(k.r)};
+  const cplx one_minus[3] = {k.one_minus_p, k.one_minus_r, std::conj(k.one_minus_r)};
+  const double g = k.one_minus_p * std::norm(k.one_minus_r);
+  // c for the real pole (index 0) and for r (index 1; r* has the conjugate).
+  cplx c[2];
+  for (int i = 0; i < 2; ++i) {
+    cplx alpha = 1.0, both = 1.0;
+    for (int j = 0; j < 3; ++j) {
+      if (j != i) alpha *= lambda[i] / (lambda[i] - lambda[j]);
+      // 1 - λμ = (1 - λ) + λ (1 - μ), without cancellation near z = 1.
+      both *= one_minus[i] + lambda[i] * one_minus[j];
+    }
+    c[i] = g * g * alpha / both;
+  }
+  DericheSectionCoeffs s;
+  // The real pole: c / (1 - p z^-1).
+  DericheSectionCoeffs::Term& t0 = s.term[0];
+  t0.n0 = c[0].real();
+  t0.n1 = 0.0;
+  t0.nsum = t0.n0;
+  t0.den = k.one_minus_p;
+  t0.radius2 = 0.0;
+  // The pair: c / (1 - r z^-1) + conj = (2Re c - 2Re(c r*) z^-1) / (1 - 2Re r z^-1 + |r|² z^-2).
+  DericheSectionCoeffs::Term& t1 = s.term[1];
+  t1.n0 = 2.0 * c[1].real();
+  t1.n1 = -2.0 * (c[1] * std::conj(k.r)).real();
+  t1.nsum = 2.0 * (c[1] * std::conj(k.one_minus_r)).real();  // n0 + n1
+  t1.den = std::norm(k.one_minus_r);
+  t1.radius2 = std::norm(k.r);
+  // The anticausal parts, Σ c λ z / (1 - λ z): as for Deriche, m2 = -radius2 n0 and
+  // m1 + m2 = nsum - den n0 (the filter is symmetric).
+  for (DericheSectionCoeffs::Term& t : s.term) {
+    t.m2 = -t.radius2 * t.n0;
+    t.msum = t.nsum - t.n0 * t.den;
+  }
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Deriche
 

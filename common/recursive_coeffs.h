@@ -153,4 +153,15 @@ struct DericheSectionCoeffs {
 };
 DericheSectionCoeffs deriche_section_coefficients(double sigma);
 
+// Young–van Vliet in the same parallel form: the symmetric response of the causal cascade
+// followed by the anticausal one, h[k] = Σ_λ c_λ λ^|k| over its poles λ ∈ {p, r, r*}, split into
+// a causal part (k >= 0) and an anticausal part (k >= 1), each a 1st-order section for p
+// (radius2 = 0, den = 1 - p, n1 = 0) plus a 2nd-order one for the pair, run by the Deriche
+// section code. With c_λ = g² α_λ / Π_μ (1 - λ μ) (g = (1-p)|1-r|², α_λ the partial-fraction
+// weights of the cascade, Π_{μ≠λ} 1/(1 - μ/λ)). Each part reads x and starts from the steady
+// state of its edge value, which is exact for a replicate border: the result equals the cascade
+// with StartUp::Exact (Triggs–Sdika) up to rounding (tests/test_recursive.cpp). It lets the two
+// directions of a line run at the same time (the exact two-way split, recursive.cu).
+DericheSectionCoeffs yvv_parallel_coefficients(double sigma, YvvVariant variant);
+
 }  // namespace cudagaussian

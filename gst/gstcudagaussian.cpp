@@ -235,8 +235,10 @@ gst_cuda_gaussian_partitions_get_type (void)
     {(gint) cg::LineSplit::OneWay,
         "One GPU thread per line (few threads; edge-aware: Algorithm A)", "one-way"},
     {(gint) cg::LineSplit::TwoWay,
-        "Each line in two halves: exact for deriche (the halves swap directions), "
-          "else the second warmed up over kappa x sigma pixels (edge-aware: Algorithm C)",
+        "Each line in two halves: exact where the halves swap directions (deriche; "
+          "young-van-vliet once kappa x sigma is 1/25 of the line or more, where that "
+          "is faster), else the second warmed up over kappa x sigma pixels "
+          "(edge-aware: Algorithm C)",
         "two-way"},
     {(gint) cg::LineSplit::KWay,
         "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels "
@@ -886,7 +888,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       g_param_spec_enum ("partitions", "Partitions",
           "How the recursive and edge-aware algorithms split each line over GPU "
           "threads (block-parallel and one-way are exact, block-parallel has the "
-          "most threads; k-way, and two-way but for deriche, are approximate, see kappa)",
+          "most threads; k-way, and young-van-vliet's two-way below large sigmas, are "
+          "approximate, see kappa)",
           GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
           (gint) DEFAULT_PARTITIONS, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_SEGMENTS,
@@ -896,8 +899,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           MAX_SEGMENTS, DEFAULT_SEGMENTS, mutable_playing));
   g_object_class_install_property (gobject_class, PROP_KAPPA,
       g_param_spec_double ("kappa", "Kappa",
-          "Warm-up before each piece of a k-way line or a two-way one (but for "
-          "deriche's), in sigmas (the "
+          "Warm-up before each piece of a k-way line or a warmed-up two-way one "
+          "(young-van-vliet's, while it is under 1/25 of the line), in sigmas (the "
           "error falls like exp(-1.7 kappa)); for edge-aware in sigmas of "
           "transformed distance, so edges shorten it; -1 = auto: 4 for the "
           "recursive Gaussians, 2 for edge-aware", -1.0, 100.0, DEFAULT_KAPPA, live));

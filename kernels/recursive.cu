@@ -274,12 +274,14 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
   if (active) warm_anticausal<kTwoWayWarmBatch, kBatch, true>(l, in, mid, out, right, p, it);
 }
 
-// TwoWay, exact, for Deriche, whose two directions both read x (a sum of a causal and an
-// anticausal part, not a cascade). The seed's halves (Lee, Ko, Choe 2014): the left half's
-// thread runs causal from the line's left start and the right half's thread anticausal from its
-// right start, each writing its half of `mid`; then each carries its own state on into the other
-// half, where the other direction's results wait in `mid`, and writes the sum. Exact, with no warm-up: each thread runs n steps
-// where one-way runs 2n, with the same loads and stores per step.
+// TwoWay, exact, for recursions in parallel form, whose two directions both read x (a sum of a
+// causal and an anticausal part, not a cascade): Deriche, and Young–van Vliet with the exact
+// start-up in its parallel form (yvv_parallel_coefficients). The seed's halves (Lee, Ko, Choe
+// 2014): the left half's thread runs causal from the line's left start and the right half's
+// thread anticausal from its right start, each writing its half of `mid`; then each carries its
+// own state on into the other half, where the other direction's results wait in `mid`, and
+// writes the sum. Exact, with no warm-up: each thread runs n steps where one-way runs 2n, with
+// the same loads and stores per step.
 //
 // A thread keeps one direction throughout, and both directions run one code path: the
 // anticausal step weighs x[i+1] and x[i+2] where the causal one weighs x[i] and x[i-1], so the
@@ -297,11 +299,11 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 //   - both halves of 16 lines in a warp, batches of 32: CIF 30.0, SD 45.3, 1080p 129.1, 4K 392.6
 //     (8 lines a warp: 30.0, 45.5, 143.1, 513.3; 64 lines a block of one-half warps: SD 63.6).
 //
-// Young–van Vliet has a parallel form too (the same two sections per direction, one of them
-// first order) and runs exact this way, but its steps cost more than the cascade's: SD 43.8–44.9
-// µs at σ 2 and 30 against 40.3 and 51.2 for the warmed-up cascade halves, 1080p 130.8–132.1
-// against 121.1–122.6 and 146.3–147.0 (with a first-order section 0). Young–van Vliet keeps
-// those for now (README, roadmap).
+// Young–van Vliet's parallel form costs more a step than its cascade (two sections where the
+// cascade runs one and a half), so its exact two-way is slower than the warmed-up cascade halves
+// while the warm-up is short and faster beyond (SD 43.8–44.9 µs at σ 2 and 30, against 40.3 and
+// 51.2; 1080p 130.8–132.1 against 121.1–122.6 and 146.3–147.0). It runs where its warm-up would
+// be a 25th of the line or more (exact_two_way()).
 struct OneDirection {
   // causal:      u = nsum x[i] + n1 (x[i-1] - x[i]);
   // anticausal:  u = msum x[i+1] + m2 (x[i+2] - x[i+1]).
@@ -333,14 +335,20 @@ __device__ inline OneDirectionState one_direction_start(const OneDirection& d, f
   return {edge, {edge * d.steady[0], edge * d.steady[1]}, {0.0f, 0.0f}};
 }
 
-// deriche_causal_step / deriche_anticausal_step, same arithmetic.
+// deriche_causal_step / deriche_anticausal_step, same arithmetic. kFirstOrder: section 0 is of
+// first order (Young–van Vliet's real pole: radius2 = 0, diff = 0), in three operations fewer.
+template <bool kFirstOrder>
 __device__ inline float one_direction_step(const OneDirection& d, float cur, OneDirectionState& st) {
   float sum = 0.0f;
 #pragma unroll
   for (int i = 0; i < 2; ++i) {
-    const float u = d.gain[i] * cur + d.diff[i] * (st.prev - cur);
-    st.v[i] = u - d.den[i] * st.y[i] + d.radius2[i] * st.v[i];
-    st.y[i] += st.v[i];
+    if (kFirstOrder && i == 0) {
+      st.y[0] += d.gain[0] * cur - d.den[0] * st.y[0];
+    } else {
+      const float u = d.gain[i] * cur + d.diff[i] * (st.prev - cur);
+      st.v[i] = u - d.den[i] * st.y[i] + d.radius2[i] * st.v[i];
+      st.y[i] += st.v[i];
+    }
     sum += st.y[i];
   }
   st.prev = cur;
@@ -348,7 +356,7 @@ __device__ inline float one_direction_step(const OneDirection& d, float cur, One
 }
 
 // A block holds kExactTwoWayLines lines; threads [0, kExactTwoWayLines) take the left halves.
-template <int kBatch, typename TIn, typename TOut>
+template <int kBatch, bool kFirstOrder, typename TIn, typename TOut>
 __global__ void __launch_bounds__(2 * kExactTwoWayLines)
 two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, DericheSections<float> k) {
   begin_chained_kernel();
@@ -370,17 +378,17 @@ two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, 
     st = one_direction_start(d, edge);
     if (!left) {
       // Output n - 1 reads x[n] = x[n + 1] = the edge (replicate); from here on x[i + 1].
-      m.store(first, one_direction_step(d, edge, st));
+      m.store(first, one_direction_step<kFirstOrder>(d, edge, st));
       first -= 1, count -= 1;
       x.line += x.step;
     }
-    map_along<kBatch, false>(x, x, m, first, dir, count, [&](float v, float) { return one_direction_step(d, v, st); });
+    map_along<kBatch, false>(x, x, m, first, dir, count, [&](float v, float) { return one_direction_step<kFirstOrder>(d, v, st); });
   }
   __syncthreads();  // each half of `mid` is complete
   if (!active) return;
   // Phase 2: each carries its state on into the other half.
   map_along<kBatch, true>(x, m, y, left ? h : h - 1, dir, left ? n - h : h,
-                          [&](float v, float other) { return one_direction_step(d, v, st) + other; });
+                          [&](float v, float other) { return one_direction_step<kFirstOrder>(d, v, st) + other; });
 }
 
 // ---- block-parallel ---------------------------------------------------------------------------
@@ -937,12 +945,20 @@ int fused_block_lines(int segments, int lines, int group, int sm_count) {
   return n;
 }
 
-// Two-way runs exact (two_way_exact_kernel) for Deriche; Young–van Vliet keeps warmed-up halves
-// (measured faster: see two_way_exact_kernel).
-bool exact_two_way(const RecursiveSettings& s) { return s.filter == RecursiveFilter::Deriche; }
+// Two-way runs exact (two_way_exact_kernel) for Deriche. Young–van Vliet's exact two-way (its
+// parallel form, for the exact start-up only: the simple one filters the causal result) costs
+// about 1.1 times a warmed-up half's step (measured: see two_way_exact_kernel), so a pass of
+// `length` samples runs it where the warm-up adds about as much: from warm-ups of a 25th of the
+// line on (kappa 4: SD from σ 6–8, 1080p from σ 11–20; bench_recursive, two-way form table:
+// crossovers near σ 10 at SD and between σ 10 and 20 at 1080p), unless forced either way.
+bool exact_two_way(const RecursiveSettings& s, int warmup, int length, RecursiveBlur::TwoWayForm form) {
+  if (s.filter == RecursiveFilter::Deriche) return true;
+  if (s.start != StartUp::Exact || form == RecursiveBlur::TwoWayForm::Warm) return false;
+  return form == RecursiveBlur::TwoWayForm::Exact || 25L * warmup >= length;
+}
 
 PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int length, int group,
-                   RecursiveBlur::Launches launches, int sm_count) {
+                   RecursiveBlur::Launches launches, RecursiveBlur::TwoWayForm form, int sm_count) {
   PassPlan p;
   if (!(sigma > 0.0)) return p;
   p.identity = false;
@@ -962,7 +978,7 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   if (s.split == LineSplit::BlockParallel && p.segments > 1 &&
       (launches == RecursiveBlur::Launches::One || (launches == RecursiveBlur::Launches::Auto && small)))
     p.block_lines = fused_block_lines(p.segments, lines, group, sm_count);
-  if (s.split == LineSplit::TwoWay && p.segments == 2 && exact_two_way(s)) {
+  if (s.split == LineSplit::TwoWay && p.segments == 2 && exact_two_way(s, p.warmup, length, form)) {
     p.exact_two_way = true;
     return p;
   }
@@ -1088,20 +1104,27 @@ struct PassData {
   PassPlan plan;
   PassParams<YvvOps<float>> yvv;
   PassParams<DericheOps<float>> deriche;
+  DericheSections<float> parallel;  // two_way_exact_kernel: Deriche, or Young–van Vliet in parallel form
 };
 
 PassData make_pass(const RecursiveSettings& s, double sigma, int lines, int length, int group,
-                   RecursiveBlur::Launches launches, int sm_count) {
+                   RecursiveBlur::Launches launches, RecursiveBlur::TwoWayForm form, int sm_count) {
   PassData pass{};
-  pass.plan = plan_pass(s, sigma, lines, length, group, launches, sm_count);
+  pass.plan = plan_pass(s, sigma, lines, length, group, launches, form, sm_count);
   if (pass.plan.identity) return pass;
+  const YvvVariant variant = s.filter == RecursiveFilter::YoungVanVliet1995 ? YvvVariant::Y1995 : YvvVariant::Y2002;
+  if (pass.plan.exact_two_way) {
+    pass.parallel = make_deriche_sections<float>(s.filter == RecursiveFilter::Deriche
+                                                     ? deriche_section_coefficients(sigma)
+                                                     : yvv_parallel_coefficients(sigma, variant));
+    return pass;
+  }
   if (s.filter == RecursiveFilter::Deriche) {
     const DericheSectionCoeffs c = deriche_section_coefficients(sigma);
     pass.deriche = make_params<DericheOps>(make_deriche_sections<float>(c),
                                            make_deriche_sections<double>(c), pass.plan, length, s.start);
   } else {
-    const YvvVariant v = s.filter == RecursiveFilter::YoungVanVliet1995 ? YvvVariant::Y1995 : YvvVariant::Y2002;
-    const YvvSectionCoeffs c = yvv_section_coefficients(sigma, v);
+    const YvvSectionCoeffs c = yvv_section_coefficients(sigma, variant);
     pass.yvv = make_params<YvvOps>(make_yvv_sections<float>(c), make_yvv_sections<double>(c),
                                    pass.plan, length, s.start);
   }
@@ -1119,8 +1142,11 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
   }
   if (pass.plan.exact_two_way) {
     const unsigned blocks = static_cast<unsigned>((l.count + kExactTwoWayLines - 1) / kExactTwoWayLines);
-    CG_CUDA_TRY(launch_chained(pass.plan.chained, two_way_exact_kernel<kTwoWayExactBatch, TIn, TOut>, blocks,
-                               2 * kExactTwoWayLines, 0, stream, l, in, mid, out, pass.deriche.k));
+    // Young–van Vliet's parallel form has a first-order section (its real pole).
+    auto kernel = s.filter == RecursiveFilter::Deriche ? two_way_exact_kernel<kTwoWayExactBatch, false, TIn, TOut>
+                                                       : two_way_exact_kernel<kTwoWayExactBatch, true, TIn, TOut>;
+    CG_CUDA_TRY(launch_chained(pass.plan.chained, kernel, blocks, 2 * kExactTwoWayLines, 0, stream, l, in, mid, out,
+                               pass.parallel));
     return Status::success();
   }
   if (s.filter == RecursiveFilter::Deriche)
@@ -1211,8 +1237,9 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   // A row's channels share a block in the one-launch kernels (their samples interleave).
-  PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, g.channels, launches_, sm_count);
-  PassData py = make_pass(settings, sigma_y, row_samples, g.height, 1, launches_, sm_count);
+  PassData px = make_pass(settings, sigma_x, g.height * g.channels, g.width, g.channels, launches_, two_way_form_,
+                            sm_count);
+  PassData py = make_pass(settings, sigma_y, row_samples, g.height, 1, launches_, two_way_form_, sm_count);
   px.plan.chained = py.plan.chained = chaining_supported();
 
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;

@@ -2,9 +2,11 @@
 // form of common/recursive_sections.h, horizontal pass then vertical pass. How each line's
 // sequential recursion is spread over threads:
 //   OneWay        a thread per line (NVIDIA's recursiveGaussian sample, the seed's baseline);
-//   TwoWay        each line in two halves: for Deriche exact (the left half's thread runs
-//                 causal, the right half's anticausal, then each carries on into the other
-//                 half), for Young–van Vliet the second warmed up over kappa x sigma samples;
+//   TwoWay        each line in two halves, exact (the left half's thread runs causal, the
+//                 right half's anticausal, then each carries on into the other half; Young–van
+//                 Vliet in its parallel form), or, for Young–van Vliet while its warm-up is under
+//                 a 25th of the line (faster there) and with the seed's simple start-up,
+//                 the second warmed up over kappa x sigma samples;
 //   KWay          each line in `segments` pieces, each warmed up the same way (approximate:
 //                 error ~ e^{-1.7 kappa} of the signal range, Ferreira et al.);
 //   BlockParallel each line in short segments whose exact starting states are found by a scan
@@ -40,7 +42,7 @@ struct RecursiveSettings {
   StartUp start = StartUp::Exact;
   LineSplit split = LineSplit::BlockParallel;
   int segments = 0;     // KWay: pieces per line; BlockParallel: ignored (segment length is fixed); 0 = auto
-  double kappa = 4.0;   // warm-up of KWay and Young–van Vliet's TwoWay, in sigmas (4: within 0.5 dB of OneWay at sigma 90)
+  double kappa = 4.0;   // warm-up of KWay and of Young–van Vliet's warmed-up TwoWay, in sigmas (4: within 0.5 dB of OneWay at sigma 90)
 };
 
 class RecursiveBlur : public PlaneBlur {
@@ -70,9 +72,15 @@ class RecursiveBlur : public PlaneBlur {
   // Bench and tests: each pass in one launch wherever a block holds a line's segments (One), or
   // always in several (Several: three for block-parallel, two for two-way and k-way), or as
   // measured fastest (Auto: block-parallel in one launch for passes too small to fill the GPU,
-  // two-way in one, k-way in two). Deriche's exact two-way is always one launch. Before plan().
+  // two-way in one, k-way in two). The exact two-way is always one launch. Before plan().
   enum class Launches { Auto, One, Several };
   void force_launches(Launches launches) { launches_ = launches; }
+
+  // Bench and tests: Young–van Vliet's two-way (exact start-up) in its exact parallel form, in
+  // warmed-up cascade halves, or whichever is faster for the warm-up (Auto: exact from warm-ups
+  // of a 25th of the line on). Deriche's two-way is always exact. Before plan().
+  enum class TwoWayForm { Auto, Exact, Warm };
+  void force_two_way_form(TwoWayForm form) { two_way_form_ = form; }
 
   struct Passes;  // both passes' launch parameters (recursive.cu)
 
@@ -86,6 +94,7 @@ class RecursiveBlur : public PlaneBlur {
   size_t row_carry_floats_ = 0;  // the horizontal pass's share of carry_floats_
   size_t carry_floats_ = 0;
   Launches launches_ = Launches::Auto;
+  TwoWayForm two_way_form_ = TwoWayForm::Auto;
   bool planned_ = false;
 };
 

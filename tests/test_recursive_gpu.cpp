@@ -36,6 +36,7 @@ struct Case {
   bool constant = false;
   int pad = 0;  // bytes after each row (a multiple of the sample size)
   RecursiveBlur::Launches launches = RecursiveBlur::Launches::Auto;  // block-parallel
+  RecursiveBlur::TwoWayForm form = RecursiveBlur::TwoWayForm::Auto;  // Young–van Vliet two-way
   uint32_t seed = 1;
 };
 
@@ -54,10 +55,12 @@ Case make(int w, int h, int channels, int bytes, int shift, RecursiveFilter f, L
 
 std::string describe(const Case& c) {
   char buf[220];
-  std::snprintf(buf, sizeof buf, "%s %s%s %s u%d C%d%s %dx%d pad %d sigma %g/%g%s",
+  std::snprintf(buf, sizeof buf, "%s %s%s%s %s u%d C%d%s %dx%d pad %d sigma %g/%g%s",
                 recursive_filter_name(c.s.filter), line_split_name(c.s.split),
                 c.launches == RecursiveBlur::Launches::One ? " (one launch)"
                 : c.launches == RecursiveBlur::Launches::Several ? " (several launches)" : "",
+                c.form == RecursiveBlur::TwoWayForm::Exact ? " (exact form)"
+                : c.form == RecursiveBlur::TwoWayForm::Warm ? " (warmed-up form)" : "",
                 start_up_name(c.s.start), c.g.bytes_per_sample * 8, c.g.channels,
                 c.g.shift ? " shift" : "", c.g.width, c.g.height, c.pad, c.sigma_x, c.sigma_y,
                 c.constant ? " constant" : "");
@@ -86,6 +89,7 @@ double run_case(const Case& c, std::string& error, std::string& error_detail) {
 
   RecursiveBlur blur;
   blur.force_launches(c.launches);
+  blur.force_two_way_form(c.form);
   Status st = blur.plan(g, c.s, c.sigma_x, c.sigma_y);
   if (!st.ok()) { error = "plan: " + st.message; return -1; }
   CudaStream stream;
@@ -233,9 +237,10 @@ CG_TEST(block_parallel_one_and_three_launches) {
   run_cases(cases);
 }
 
-// Two-way and k-way with both halves in one launch (blocks of whole lines: partial last blocks,
-// RGBA rows, columns) and in two, each forced: the results must agree with the exact reference
-// (kappa 8) either way. K-way with more pieces than a block holds falls back to two launches.
+// Two-way (Young–van Vliet's warmed-up halves, forced) and k-way with both halves in one launch
+// (blocks of whole lines: partial last blocks, RGBA rows, columns) and in two, each forced: the
+// results must agree with the exact reference (kappa 8) either way. K-way with more pieces than
+// a block holds falls back to two launches.
 CG_TEST(warm_splits_one_and_two_launches) {
   std::vector<Case> cases;
   for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Several})
@@ -258,6 +263,7 @@ CG_TEST(warm_splits_one_and_two_launches) {
       }
       for (Case& c : group) {
         c.launches = launches;
+        c.form = RecursiveBlur::TwoWayForm::Warm;
         cases.push_back(c);
       }
     }
@@ -274,26 +280,32 @@ CG_TEST(formats_sixteen_bit) {
   run_cases(cases);
 }
 
-// Deriche's two-way is exact (the halves swap directions, two_way_exact_kernel): with no
-// warm-up at all (kappa 0) it must still agree with the exact reference. Odd lengths (the halves
-// differ by one), lines of 1 and 2 samples, 16-bit with a shift, padded rows, one axis only,
-// partial last blocks (a block holds 16 lines), 18,000 columns, sigma 0.5 to 200.
+// Two-way is exact for Deriche and for Young–van Vliet with the exact start-up (the halves swap
+// directions, two_way_exact_kernel; Young–van Vliet in its parallel form): with no warm-up at all
+// (kappa 0) it must still agree with the exact reference. Odd lengths (the halves differ by
+// one), lines of 1 and 2 samples, 16-bit with a shift, padded rows, one axis only, partial last
+// blocks (a block holds 16 lines), 18,000 columns, sigma 0.5 to 200.
 CG_TEST(exact_two_way) {
   std::vector<Case> cases;
-  const RecursiveFilter f = RecursiveFilter::Deriche;
-  cases.push_back(make(1, 1, 4, 1, 0, f, LineSplit::TwoWay, 2, 2));
-  cases.push_back(make(2, 3, 1, 1, 0, f, LineSplit::TwoWay, 2, 2, 3));
-  cases.push_back(make(3, 2, 3, 1, 0, f, LineSplit::TwoWay, 1, 1));
-  cases.push_back(make(33, 65, 2, 1, 0, f, LineSplit::TwoWay, 3, 3, 1));
-  cases.push_back(make(385, 289, 4, 1, 0, f, LineSplit::TwoWay, 5, 5, 12));
-  cases.push_back(make(720, 576, 4, 1, 0, f, LineSplit::TwoWay, 2, 2));
-  cases.push_back(make(1921, 1081, 4, 1, 0, f, LineSplit::TwoWay, 10, 10, 4));
-  cases.push_back(make(4500, 20, 4, 1, 0, f, LineSplit::TwoWay, 1, 1));
-  cases.push_back(make(300, 64, 4, 2, 4, f, LineSplit::TwoWay, 20, 1));
-  cases.push_back(make(500, 40, 3, 1, 0, f, LineSplit::TwoWay, 3, 0));
-  cases.push_back(make(70, 501, 1, 2, 0, f, LineSplit::TwoWay, 0, 3));
-  for (double sigma : {0.5, 30.0, 90.0, 200.0}) cases.push_back(make(640, 360, 1, 1, 0, f, LineSplit::TwoWay, sigma, sigma, 2));
-  for (Case& c : cases) c.s.kappa = 0.0;
+  for (RecursiveFilter f : kFilters) {
+    cases.push_back(make(1, 1, 4, 1, 0, f, LineSplit::TwoWay, 2, 2));
+    cases.push_back(make(2, 3, 1, 1, 0, f, LineSplit::TwoWay, 2, 2, 3));
+    cases.push_back(make(3, 2, 3, 1, 0, f, LineSplit::TwoWay, 1, 1));
+    cases.push_back(make(33, 65, 2, 1, 0, f, LineSplit::TwoWay, 3, 3, 1));
+    cases.push_back(make(385, 289, 4, 1, 0, f, LineSplit::TwoWay, 5, 5, 12));
+    cases.push_back(make(720, 576, 4, 1, 0, f, LineSplit::TwoWay, 2, 2));
+    cases.push_back(make(1921, 1081, 4, 1, 0, f, LineSplit::TwoWay, 10, 10, 4));
+    cases.push_back(make(4500, 20, 4, 1, 0, f, LineSplit::TwoWay, 1, 1));
+    cases.push_back(make(300, 64, 4, 2, 4, f, LineSplit::TwoWay, 20, 1));
+    cases.push_back(make(500, 40, 3, 1, 0, f, LineSplit::TwoWay, 3, 0));
+    cases.push_back(make(70, 501, 1, 2, 0, f, LineSplit::TwoWay, 0, 3));
+    for (double sigma : {0.5, 30.0, 90.0, 200.0})
+      cases.push_back(make(640, 360, 1, 1, 0, f, LineSplit::TwoWay, sigma, sigma, 2));
+  }
+  for (Case& c : cases) {
+    c.s.kappa = 0.0;
+    c.form = RecursiveBlur::TwoWayForm::Exact;
+  }
   run_cases(cases);
 }
 
