@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <random>
 #include <string>
@@ -257,6 +258,28 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
   return true;
 }
 
+// A table's header: the leading columns, then a column per sigma.
+template <size_t N>
+void print_sigma_header(std::initializer_list<const char*> columns, const double (&sigmas)[N]) {
+  std::printf("|");
+  for (const char* c : columns) std::printf(" %s |", c);
+  for (double s : sigmas) std::printf(" σ=%g |", s);
+  std::printf("\n|");
+  for (size_t i = 0; i < columns.size(); ++i) std::printf("---|");
+  for (size_t i = 0; i < N; ++i) std::printf("---:|");
+  std::printf("\n");
+}
+
+// Plans `blur` (its forced choices already set) for rs at sigma on both axes, times it and prints
+// the table cell.
+bool plan_and_time(RgbaFrames& frames, RecursiveBlur& blur, const RecursiveSettings& rs, double sigma, int runs,
+                   double* us) {
+  REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
+  if (!frames.time(blur, runs, us)) return false;
+  std::printf(" %.1f |", *us);
+  return true;
+}
+
 // Each pass in one launch (a block holds whole lines) or several (block-parallel: carries, scan,
 // apply; two-way and k-way: the causal halves, then the anticausal ones), forced, and as
 // RecursiveBlur picks them (auto).
@@ -265,11 +288,7 @@ bool launch_table(int width, int height, Csv& csv, const char* device, int runs)
   if (!frames.create(width, height)) return false;
   const double sigmas[] = {2, 10, 100};
   std::printf("\n### Launches per pass, %dx%d RGBA8: µs per frame\n\n", width, height);
-  std::printf("| filter | split | launches per pass |");
-  for (double s : sigmas) std::printf(" σ=%g |", s);
-  std::printf("\n|---|---|---|");
-  for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
-  std::printf("\n");
+  print_sigma_header({"filter", "split", "launches per pass"}, sigmas);
   using Launches = RecursiveBlur::Launches;
   const std::pair<Launches, const char*> choices[] = {
       {Launches::One, "one"}, {Launches::Several, "several"}, {Launches::Auto, "auto"}};
@@ -283,10 +302,8 @@ bool launch_table(int width, int height, Csv& csv, const char* device, int runs)
           rs.split = split;
           RecursiveBlur blur;
           blur.force_launches(launches);
-          REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
           double us = -1;
-          if (!frames.time(blur, runs, &us)) return false;
-          std::printf(" %.1f |", us);
+          if (!plan_and_time(frames, blur, rs, sigma, runs, &us)) return false;
           char line[512];
           std::snprintf(line, sizeof line, "launches,\"%s\",%s %s %s,%d,%d,%g,%.3f,,,,", device,
                         recursive_filter_name(f), line_split_name(split), name, width, height, sigma, us);
@@ -304,11 +321,7 @@ bool two_way_form_table(int width, int height, Csv& csv, const char* device, int
   if (!frames.create(width, height)) return false;
   const double sigmas[] = {2, 5, 10, 20, 30, 100};
   std::printf("\n### Young–van Vliet two-way by form, %dx%d RGBA8: µs per frame\n\n", width, height);
-  std::printf("| form |");
-  for (double s : sigmas) std::printf(" σ=%g |", s);
-  std::printf("\n|---|");
-  for (size_t i = 0; i < std::size(sigmas); ++i) std::printf("---:|");
-  std::printf("\n");
+  print_sigma_header({"form"}, sigmas);
   using Form = RecursiveBlur::TwoWayForm;
   const std::pair<Form, const char*> forms[] = {
       {Form::Exact, "exact (parallel form)"}, {Form::Warm, "warmed-up halves (kappa 4)"}, {Form::Auto, "auto"}};
@@ -320,10 +333,8 @@ bool two_way_form_table(int width, int height, Csv& csv, const char* device, int
       rs.split = LineSplit::TwoWay;
       RecursiveBlur blur;
       blur.force_two_way_form(form);
-      REPORT_FAIL(blur.plan(frames.g, rs, sigma, sigma), "recursive plan");
       double us = -1;
-      if (!frames.time(blur, runs, &us)) return false;
-      std::printf(" %.1f |", us);
+      if (!plan_and_time(frames, blur, rs, sigma, runs, &us)) return false;
       char line[512];
       std::snprintf(line, sizeof line, "two-way form,\"%s\",yvv2002 two-way %s,%d,%d,%g,%.3f,,,,", device, name, width,
                     height, sigma, us);
