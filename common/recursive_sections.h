@@ -151,11 +151,17 @@ inline DericheSections<T> make_deriche_sections(const DericheSectionCoeffs& c) {
   return k;
 }
 
+// One second-order section's step from its input term u (its y and increment v).
 template <typename T>
-CG_HOST_DEVICE inline T deriche_section_update(const typename DericheSections<T>::Term& t, T u, T& y, T& v) {
-  v = u - t.den * y + t.radius2 * v;
+CG_HOST_DEVICE inline T section_update(T u, T den, T radius2, T& y, T& v) {
+  v = u - den * y + radius2 * v;
   y += v;
   return y;
+}
+
+template <typename T>
+CG_HOST_DEVICE inline T deriche_section_update(const typename DericheSections<T>::Term& t, T u, T& y, T& v) {
+  return section_update(u, t.den, t.radius2, y, v);
 }
 
 // y+[n] for input x = x[n]; the state holds x[n-1] and each term's y+[n-1] and increment.

@@ -345,9 +345,7 @@ __device__ inline float one_direction_step(const OneDirection& d, float cur, One
     if (kFirstOrder && i == 0) {
       st.y[0] += d.gain[0] * cur - d.den[0] * st.y[0];
     } else {
-      const float u = d.gain[i] * cur + d.diff[i] * (st.prev - cur);
-      st.v[i] = u - d.den[i] * st.y[i] + d.radius2[i] * st.v[i];
-      st.y[i] += st.v[i];
+      section_update(d.gain[i] * cur + d.diff[i] * (st.prev - cur), d.den[i], d.radius2[i], st.y[i], st.v[i]);
     }
     sum += st.y[i];
   }
