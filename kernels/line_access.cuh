@@ -102,7 +102,13 @@ __device__ inline void load_batch_backward(const LineView<TA>& a, const LineView
 // f(i, x[i]) for i = from .. to - 1, in order. Every batch but the last has no per-sample test
 // (straight-line code: a test per sample made the compiler branch around every step, 25 % more
 // instructions in the warmed-up kernels' loops); loads past `to` repeat x[to - 1].
-template <int kBatch, bool kAhead, typename T, class F>
+//
+// kLeadIn (with kAhead): whole batches only, the first starting up to kBatch - 1 steps before
+// `from` on x[from] (f sees those steps at indices below `from`), for recursions that start in
+// the steady state of x[from], which such steps keep (one_way_kernel). A last, partial batch is
+// code that each thread runs once, and on an SM with one warp its instruction fetch is not
+// hidden (map_along).
+template <int kBatch, bool kAhead, bool kLeadIn = false, typename T, class F>
 __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, F&& f) {
   if constexpr (!kAhead) {
     // Each batch loaded at its top; whole batches unclamped.
@@ -124,10 +130,11 @@ __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, 
     return;
   }
   if (from >= to) return;
+  int i0 = kLeadIn ? from - (kBatch - (to - from) % kBatch) % kBatch : from;
   float cur[kBatch];
-  load_batch_forward(x, from, to, cur);
-  int i0 = from;
-  for (; i0 + kBatch < to; i0 += kBatch) {
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) cur[j] = x.load(min(max(i0 + j, from), to - 1));
+  for (; i0 + kBatch <= to; i0 += kBatch) {
     float next[kBatch];
     load_batch_forward(x, i0 + kBatch, to, next);
 #pragma unroll
@@ -135,6 +142,7 @@ __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, 
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) cur[j] = next[j];
   }
+  if (i0 == to) return;
 #pragma unroll
   for (int j = 0; j < kBatch; ++j)
     if (i0 + j < to) f(i0 + j, cur[j]);
@@ -171,7 +179,7 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
   float ca[kBatch], cb[kBatch];
   load_batch_backward<kReadB>(a, b, from - 1, to, ca, cb);
   int i0 = from - 1;
-  for (; i0 - kBatch >= to; i0 -= kBatch) {
+  for (; i0 - kBatch + 1 >= to; i0 -= kBatch) {
     float na[kBatch], nb[kBatch];
     load_batch_backward<kReadB>(a, b, i0 - kBatch, to, na, nb);
 #pragma unroll
@@ -179,6 +187,7 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) ca[j] = na[j], cb[j] = nb[j];
   }
+  if (i0 < to) return;
 #pragma unroll
   for (int j = 0; j < kBatch; ++j)
     if (i0 - j >= to) f(i0 - j, ca[j], cb[j]);
@@ -189,17 +198,22 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
 // batch ahead. The addresses are walked, not recomputed: per batch each view's pointer moves
 // kBatch steps, and a sample's address is that pointer plus a constant multiple of the view's
 // step (one multiply-add), against five instructions for a clamped, direction-scaled index (SASS;
-// loads are clamped in the last batch only). One code path for either direction, so that threads
-// running opposite directions share their instructions (two_way_exact_kernel).
+// loads are clamped in the first and last batches only). One code path for either direction, so
+// that threads running opposite directions share their instructions (two_way_exact_kernel).
+// The first `edge_steps` steps read the samples of step `edge_steps` (two_way_exact_kernel's
+// steps before a line's edge, on the edge value). Whole batches run in the loop; a last, partial
+// one after it, unrolled with a test per step, is code that each thread runs once, and on an
+// SM with one warp its instruction fetch is not hidden (Nsight Compute: "no instruction").
 template <int kBatch, bool kReadB, typename TA, typename TB, typename TO, class F>
 __device__ inline void map_along(const LineView<TA>& a, const LineView<TB>& b, const LineView<TO>& out, int first,
-                                 int dir, int count, F&& f) {
+                                 int dir, int count, int edge_steps, F&& f) {
   if (count <= 0) return;
   const int sa = dir * a.step, sb = dir * b.step, so = dir * out.step;
   const TA* pa = a.line + first * a.step;
   const TB* pb = b.line + first * b.step;
   TO* po = out.line + first * out.step;
-  // The batch at pa, pb (`left` samples from there on; past them the last is loaded again).
+  // The batch at pa, pb (`left` samples from there on; past them the last is loaded again, and
+  // with none left, after the last whole batch, the sample before pa: its values go unused).
   auto load = [&](int left, float (&va)[kBatch], float (&vb)[kBatch]) {
     if (left >= kBatch) {
 #pragma unroll
@@ -217,9 +231,14 @@ __device__ inline void map_along(const LineView<TA>& a, const LineView<TB>& b, c
     }
   };
   float ca[kBatch], cb[kBatch];
-  load(count, ca, cb);
+#pragma unroll
+  for (int j = 0; j < kBatch; ++j) {
+    const int k = max(min(j, count - 1), edge_steps);
+    ca[j] = a.plane.from_sample(pa[k * sa]);
+    cb[j] = kReadB ? b.plane.from_sample(pb[k * sb]) : 0.0f;
+  }
   int j0 = 0;
-  for (; j0 + kBatch < count; j0 += kBatch) {
+  for (; j0 + kBatch <= count; j0 += kBatch) {
     pa += kBatch * sa, pb += kBatch * sb;
     float na[kBatch], nb[kBatch];
     load(count - j0 - kBatch, na, nb);
@@ -229,6 +248,7 @@ __device__ inline void map_along(const LineView<TA>& a, const LineView<TB>& b, c
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) ca[j] = na[j], cb[j] = nb[j];
   }
+  if (j0 == count) return;
 #pragma unroll
   for (int j = 0; j < kBatch; ++j)
     if (j0 + j < count) po[j * so] = out.plane.to_sample(f(ca[j], cb[j]));

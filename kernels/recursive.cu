@@ -167,6 +167,10 @@ constexpr int kTwoWayWarmBatch = 8;
 // measured there.
 constexpr int kExactTwoWayLines = 16;
 constexpr int kTwoWayExactBatch = 32;
+// Samples of margin around mid for the steps before a line's edge (one_way_kernel,
+// two_way_exact_kernel: up to a batch less one).
+constexpr int kMidMargin = 32;
+static_assert(kOneWayBatch <= kMidMargin + 1 && kTwoWayExactBatch <= kMidMargin + 1, "mid's margin is a batch");
 constexpr int kSplitBatch = 8;
 
 // OneWay: the whole line in one thread.
@@ -183,7 +187,9 @@ one_way_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, PassPa
   const LineView<float> m(mid, l, line);
   const LineView<TOut> y(out, l, line);
   typename Ops::State st = Ops::left_start(p.k, x.load(0));
-  for_each_forward<kOneWayBatch, true>(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
+  // Whole batches from up to kOneWayBatch - 1 steps before the line on x[0] (the left start is
+  // its steady state), their outputs into mid's margin (mid_plane).
+  for_each_forward<kOneWayBatch, true, true>(x, 0, n, [&](int i, float v) { m.store(i, Ops::causal_step(p.k, v, st)); });
   st = Ops::right_start(p.k, st, x.load(n - 1), p.start);
   for_each_backward<kOneWayBatch, true, Ops::kAnticausalReadsInput>(m, x, n, 0, [&](int i, float c, float v) {
     y.store(i, Ops::combine(c, Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? v : c, st)));
@@ -299,6 +305,13 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 //   - both halves of 16 lines in a warp, batches of 32: CIF 30.0, SD 45.3, 1080p 129.1, 4K 392.6
 //     (8 lines a warp: 30.0, 45.5, 143.1, 513.3; 64 lines a block of one-half warps: SD 63.6).
 //
+// Phase 1 runs whole batches, a half starting up to a batch before its line's edge, and the
+// loops end without a partial batch where a whole one is left (SD columns): a partial last batch
+// is code each thread runs once, whose instruction fetch a lone warp waits for (Nsight Compute,
+// SD: the last batches took 23 % of the columns pass, "no instruction" stalls the most). Measured
+// in one run (bench_recursive, Deriche): SD 50.3 -> 43.3 µs, 1080p 137.2 -> 128.2 (one-way,
+// which lost its partial batches in the same way: 86.4 -> 79.0 and 233.8 -> 226.7).
+//
 // Young–van Vliet's parallel form costs more a step than its cascade (two sections where the
 // cascade runs one and a half), so its exact two-way is slower than the warmed-up cascade halves
 // while the warm-up is short and faster beyond (SD 43.8–44.9 µs at σ 2 and 30, against 40.3 and
@@ -368,24 +381,26 @@ two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, 
   const LineView<TOut> y(out, l, active ? line : 0);
   const OneDirection d = one_direction(k, left);
   const int dir = left ? 1 : -1;
-  // Phase 1: the left half's outputs [0, h) from 0 up, the right half's [h, n) from n - 1 down.
-  int first = left ? 0 : n - 1, count = left ? h : n - h;
+  // Phase 1: the left half's outputs [0, h) from 0 up, the right half's [h, n) from n - 1 down,
+  // each in whole batches: a half starts up to kBatch - 1 steps before its line's edge, on the
+  // edge value (the replicate border), steps that leave its start (the edge's steady state) as
+  // it is but for rounding and store into mid's margins (kMidMargin). So phase 1 ends in
+  // no partial batch (code run once, whose fetch costs: map_along).
+  const int half = left ? h : n - h;
+  const int pad = (kBatch - half % kBatch) % kBatch;
   OneDirectionState st{};
   if (active) {
-    const float edge = x.load(first);
-    st = one_direction_start(d, edge);
-    if (!left) {
-      // Output n - 1 reads x[n] = x[n + 1] = the edge (replicate); from here on x[i + 1].
-      m.store(first, one_direction_step<kFirstOrder>(d, edge, st));
-      first -= 1, count -= 1;
-      x.line += x.step;
-    }
-    map_along<kBatch, false>(x, x, m, first, dir, count, [&](float v, float) { return one_direction_step<kFirstOrder>(d, v, st); });
+    st = one_direction_start(d, x.load(left ? 0 : n - 1));
+    // The right half reads x[i + 1] for output i; output n - 1 reads x[n], the edge again, so
+    // its first pad + 1 steps read the edge.
+    if (!left) x.line += x.step;
+    map_along<kBatch, false>(x, x, m, left ? -pad : n - 1 + pad, dir, half + pad, left ? pad : pad + 1,
+                             [&](float v, float) { return one_direction_step<kFirstOrder>(d, v, st); });
   }
   __syncthreads();  // each half of `mid` is complete
   if (!active) return;
   // Phase 2: each carries its state on into the other half.
-  map_along<kBatch, true>(x, m, y, left ? h : h - 1, dir, left ? n - h : h,
+  map_along<kBatch, true>(x, m, y, left ? h : h - 1, dir, left ? n - h : h, 0,
                           [&](float v, float other) { return one_direction_step<kFirstOrder>(d, v, st) + other; });
 }
 
@@ -898,6 +913,7 @@ struct PassPlan {
   int block_lines = 0;           // bp_fused_kernel: whole lines per block (0: the multi-launch kernels)
   int warm_block_lines = 0;      // warm_both_kernel: whole lines per block (0: two launches)
   bool exact_two_way = false;    // two_way_exact_kernel
+  bool mid_margins = false;      // one_way_kernel, two_way_exact_kernel: mid with margins (mid_plane)
   int scan_threads = kThreads;   // bp_scan_kernel: a thread per line
   bool chained = false;          // launches overlap the previous kernel's tail (launch_chained)
 };
@@ -967,6 +983,9 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   p.segment = s.split == LineSplit::BlockParallel ? RecursiveBlur::kBlockSegment
                                                   : (length + p.segments - 1) / p.segments;
   p.segments = (length + p.segment - 1) / p.segment;  // no empty segment at the end
+  // two_way_exact_kernel's right half reads one sample ahead of its output, which on lines of
+  // under 3 samples passes the line's end: those run whole (exact too).
+  if (s.split == LineSplit::TwoWay && length < 3) p.segments = 1, p.segment = length;
   p.warmup = static_cast<int>(std::ceil(s.kappa * sigma));
   p.block_threads = block_threads_for(static_cast<long>(lines) * p.segments, sm_count);
   p.scan_threads = block_threads_for(lines, sm_count);
@@ -977,9 +996,10 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
       (launches == RecursiveBlur::Launches::One || (launches == RecursiveBlur::Launches::Auto && small)))
     p.block_lines = fused_block_lines(p.segments, lines, group, sm_count);
   if (s.split == LineSplit::TwoWay && p.segments == 2 && exact_two_way(s, p.warmup, length, form)) {
-    p.exact_two_way = true;
+    p.exact_two_way = p.mid_margins = true;
     return p;
   }
+  p.mid_margins = p.segments == 1 || s.split == LineSplit::OneWay;  // launch_pass: one_way_kernel
   // The warmed-up halves in one launch: two-way by default (measured: bench_recursive, launches
   // table), k-way only when forced.
   const bool warm = s.split == LineSplit::TwoWay || s.split == LineSplit::KWay;
@@ -1152,6 +1172,21 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
   return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, fused, stream);
 }
 
+// The float plane between a pass's directions. one_way_kernel's and two_way_exact_kernel's
+// has a margin of kMidMargin samples around every line (their steps before a line's edge store
+// there): rows of width + 2 margins pixels, and margin rows above and below.
+size_t mid_pitch(const PlaneGeometry& g, bool margins) {
+  return static_cast<size_t>(g.width + (margins ? 2 * kMidMargin : 0)) * g.channels;
+}
+size_t mid_floats(const PlaneGeometry& g, bool margins) {
+  return mid_pitch(g, margins) * (g.height + (margins ? 2 * kMidMargin : 0));
+}
+Plane<float> mid_plane(float* mid, const PlaneGeometry& g, bool margins) {
+  const size_t pitch = mid_pitch(g, margins);
+  const size_t origin = margins ? kMidMargin * pitch + static_cast<size_t>(kMidMargin) * g.channels : 0;
+  return {mid + origin, pitch, 0, 0.0f};
+}
+
 template <typename T>
 Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings& s,
                  const PlaneGeometry& g, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
@@ -1161,7 +1196,7 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
   const float max_value = static_cast<float>(g.max_value());
   Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
   Plane<T> out{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value};
-  Plane<float> m{mid, static_cast<size_t>(row_samples), 0, 0.0f};
+  const Plane<float> m = mid_plane(mid, g, false), m_margins = mid_plane(mid, g, true);
   Plane<float> a{across, static_cast<size_t>(row_samples), 0, 0.0f};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
   const Lines columns{true, row_samples, g.height, g.channels};
@@ -1173,8 +1208,8 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
                                        three(px.plan) && three(py.plan) && 4 % g.channels == 0
                                    ? &column_records
                                    : nullptr;
-  CG_TRY(run_pass(px, s, rows, in, m, a, carries, right, fused, stream));
-  return run_pass(py, s, columns, a, m, out, column_carries, right, fused, stream);
+  CG_TRY(run_pass(px, s, rows, in, px.plan.mid_margins ? m_margins : m, a, carries, right, fused, stream));
+  return run_pass(py, s, columns, a, py.plan.mid_margins ? m_margins : m, out, column_carries, right, fused, stream);
 }
 
 // Floats of one pass's block-parallel records: a causal and an anticausal carry per segment.
@@ -1241,7 +1276,8 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
   px.plan.chained = py.plan.chained = chaining_supported();
 
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;
-  CG_TRY(mid_.reserve(plane_floats * sizeof(float)));
+  const size_t mid_size = mid_floats(g, px.plan.mid_margins || py.plan.mid_margins);
+  CG_TRY(mid_.reserve(mid_size * sizeof(float)));
   CG_TRY(across_.reserve(plane_floats * sizeof(float)));
   // Carries for every (line, segment) of each pass (the horizontal apply may write the vertical
   // pass's while it reads its own), then a right start per line.
@@ -1251,11 +1287,13 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
                                        static_cast<size_t>(row_samples)) * kMaxCarry;
   // bp_scan_kernel indexes the records in 32 bits.
   if (carry_floats_ + right_floats > UINT32_MAX) return Status::invalid("frame too large for the recursive filters");
+  // Line kernels address mid with 32-bit offsets too (line_access.cuh), margins included.
+  if (mid_size >= 2147483647u) return Status::invalid("frame too large for the recursive filters");
   CG_TRY(carries_.reserve((carry_floats_ + right_floats) * sizeof(float)));
   passes_ = std::make_unique<Passes>(Passes{px, py});
   // NaN everywhere: a read of a value no kernel wrote shows up in every test instead of hiding
   // behind whatever the allocation held before. Once per plan, not per frame.
-  CG_CUDA_TRY(cudaMemset(mid_.get(), 0xff, plane_floats * sizeof(float)));
+  CG_CUDA_TRY(cudaMemset(mid_.get(), 0xff, mid_size * sizeof(float)));
   CG_CUDA_TRY(cudaMemset(across_.get(), 0xff, plane_floats * sizeof(float)));
   CG_CUDA_TRY(cudaMemset(carries_.get(), 0xff, (carry_floats_ + right_floats) * sizeof(float)));
   // cudaMemset runs on the legacy stream, which non-blocking streams do not wait for.
