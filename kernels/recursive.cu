@@ -309,8 +309,9 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 // loops end without a partial batch where a whole one is left (SD columns): a partial last batch
 // is code each thread runs once, whose instruction fetch a lone warp waits for (Nsight Compute,
 // SD: the last batches took 23 % of the columns pass, "no instruction" stalls the most). Measured
-// in one run (bench_recursive, Deriche): SD 50.3 -> 43.3 µs, 1080p 137.2 -> 128.2 (one-way,
-// which lost its partial batches in the same way: 86.4 -> 79.0 and 233.8 -> 226.7).
+// in one run (bench_recursive, Deriche): SD 50.3 -> 43.3 µs, 1080p 137.2 -> 128.2 (one-way, its
+// causal loop led in the same way and its loops ending on whole batches: 86.4 -> 79.0 and
+// 233.8 -> 226.7).
 //
 // Young–van Vliet's parallel form costs more a step than its cascade (two sections where the
 // cascade runs one and a half), so its exact two-way is slower than the warmed-up cascade halves

@@ -283,8 +283,10 @@ CG_TEST(formats_sixteen_bit) {
 // Two-way is exact for Deriche and for Young–van Vliet with the exact start-up (the halves swap
 // directions, two_way_exact_kernel; Young–van Vliet in its parallel form): with no warm-up at all
 // (kappa 0) it must still agree with the exact reference. Odd lengths (the halves differ by
-// one), lines of 1 and 2 samples, 16-bit with a shift, padded rows, one axis only, partial last
-// blocks (a block holds 16 lines), 18,000 columns, sigma 0.5 to 200.
+// one), halves of whole batches (lines of 64 and 576: no partial batch) and of every other
+// length (the halves start up to 31 steps before their line's edge), lines of 1 and 2 samples
+// (run whole), 16-bit with a shift, padded rows, one axis only, partial last blocks (a block
+// holds 16 lines), 18,000 columns, sigma 0.5 to 200.
 CG_TEST(exact_two_way) {
   std::vector<Case> cases;
   for (RecursiveFilter f : kFilters) {
