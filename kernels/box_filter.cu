@@ -8,11 +8,12 @@
 // as 32-bit words (a quarter of the loads): one pass at 1080p RGBA took 57.7 µs at sigma 1 and
 // 64.1 at 30 (H200), where a batch of 8 loads after another, a byte each, took 61.4 and 75.1.
 // The part past a line's end is a closed form or a range of the line (add_border): 56.3 and
-// 59.6 µs (bench_recursive). Wider windows would make the cost keep growing with sigma, so they come from prefix sums instead: a first
-// kernel sums each segment of kSegment samples, a second turns those into each line's prefix at
-// segment boundaries (double), and a window is then S(b) - S(a), where S is the prefix of the
-// border-extended line (closed forms for replicate, per period for mirror and reflect); each S
-// needs at most kSegment / 2 samples besides the stored prefixes. The cost is then flat in sigma.
+// 59.6 µs (bench_recursive). Wider windows would make the cost keep growing with sigma, so they
+// come from prefix sums instead: a first kernel sums each segment of kSegment samples, a second
+// turns those into each line's prefix at segment boundaries (double), and a window is then
+// S(b) - S(a), where S is the prefix of the border-extended line (closed forms for replicate, per
+// period for mirror and reflect); each S needs at most kSegment / 2 samples besides the stored
+// prefixes. The cost is then flat in sigma.
 
 #include "box_filter.h"
 
