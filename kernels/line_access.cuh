@@ -62,7 +62,8 @@ struct Plane {
 
 // One line of a plane: a pointer to its first sample and the elements between its samples,
 // found once per thread (Lines::index divides). Offsets along the line are 32-bit (planes
-// hold fewer than 2^31 samples: check_run_arguments): a 32-bit multiply and a pointer add (SASS:
+// hold fewer than 2^31 samples: check_run_arguments, and RecursiveBlur::plan for its float
+// planes): a 32-bit multiply and a pointer add (SASS:
 // a clamped load's address in 4 instructions where a 64-bit index took 6, of ~20 a step).
 template <typename T>
 struct LineView {
@@ -104,10 +105,10 @@ __device__ inline void load_batch_backward(const LineView<TA>& a, const LineView
 // instructions in the warmed-up kernels' loops); loads past `to` repeat x[to - 1].
 //
 // kLeadIn (with kAhead): whole batches only, the first starting up to kBatch - 1 steps before
-// `from` on x[from] (f sees those steps at indices below `from`), for recursions that start in
-// the steady state of x[from], which such steps keep (one_way_kernel). A last, partial batch is
-// code that each thread runs once, and on an SM with one warp its instruction fetch is not
-// hidden (map_along).
+// `from` on x[from] (f sees those steps at indices below `from`, where what it stores must be
+// harmless: one_way_kernel, from 0, into mid's margin), for recursions that start in the steady
+// state of x[from], which such steps keep. A last, partial batch is code that each thread runs
+// once, and on an SM with one warp its instruction fetch is not hidden (map_along).
 template <int kBatch, bool kAhead, bool kLeadIn = false, typename T, class F>
 __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, F&& f) {
   if constexpr (!kAhead) {
@@ -201,7 +202,8 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
 // loads are clamped in the first and last batches only). One code path for either direction, so
 // that threads running opposite directions share their instructions (two_way_exact_kernel).
 // The first `edge_steps` steps read the samples of step `edge_steps` (two_way_exact_kernel's
-// steps before a line's edge, on the edge value). Whole batches run in the loop; a last, partial
+// steps before a line's edge, on the edge value; edge_steps <= kBatch, and that sample must be
+// in the line). Whole batches run in the loop; a last, partial
 // one after it, unrolled with a test per step, is code that each thread runs once, and on an
 // SM with one warp its instruction fetch is not hidden (Nsight Compute: "no instruction").
 template <int kBatch, bool kReadB, typename TA, typename TB, typename TO, class F>

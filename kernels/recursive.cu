@@ -1278,6 +1278,8 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
 
   const size_t plane_floats = static_cast<size_t>(row_samples) * g.height;
   const size_t mid_size = mid_floats(g, px.plan.mid_margins || py.plan.mid_margins);
+  // Line kernels address mid with 32-bit offsets too (line_access.cuh), margins included.
+  if (mid_size >= 2147483647u) return Status::invalid("frame too large for the recursive filters");
   CG_TRY(mid_.reserve(mid_size * sizeof(float)));
   CG_TRY(across_.reserve(plane_floats * sizeof(float)));
   // Carries for every (line, segment) of each pass (the horizontal apply may write the vertical
@@ -1288,8 +1290,6 @@ Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requ
                                        static_cast<size_t>(row_samples)) * kMaxCarry;
   // bp_scan_kernel indexes the records in 32 bits.
   if (carry_floats_ + right_floats > UINT32_MAX) return Status::invalid("frame too large for the recursive filters");
-  // Line kernels address mid with 32-bit offsets too (line_access.cuh), margins included.
-  if (mid_size >= 2147483647u) return Status::invalid("frame too large for the recursive filters");
   CG_TRY(carries_.reserve((carry_floats_ + right_floats) * sizeof(float)));
   passes_ = std::make_unique<Passes>(Passes{px, py});
   // NaN everywhere: a read of a value no kernel wrote shows up in every test instead of hiding

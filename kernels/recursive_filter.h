@@ -89,7 +89,7 @@ class RecursiveBlur : public PlaneBlur {
   std::unique_ptr<Passes> passes_;
   PlaneGeometry geometry_;
   RecursiveSettings settings_;
-  DeviceBuffer mid_;      // causal results, float, one plane
+  DeviceBuffer mid_;      // causal results, float, one plane (with margins for some kernels: mid_plane)
   DeviceBuffer across_;   // the horizontal pass's result, float, one plane
   DeviceBuffer carries_;  // per-segment states of each pass, then a right start per line
   size_t row_carry_floats_ = 0;  // the horizontal pass's share of carry_floats_
