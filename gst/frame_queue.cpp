@@ -12,8 +12,6 @@ namespace cg = cudagaussian;
 
 /* A 4K frame: the most pixels the compute lanes' scratch holds together. */
 static const guint64 kLanePixels = 3840 * 2160;
-/* A Full HD frame: the most pixels of one batch (one such frame fills the GPU). */
-static const guint64 kBatchPixels = 1920 * 1080;
 
 FrameQueue::FrameQueue (GstElement * element, GstCudaContext * context)
 :  element_ (element), context_ (GST_CUDA_CONTEXT (gst_object_ref (context)))
@@ -65,8 +63,8 @@ FrameQueue::configure (const GstVideoInfo & info,
       GST_VIDEO_INFO_HEIGHT (&info), 1);
   const guint by_size = (guint) MAX (kLanePixels / pixels, 1);
   /* See the top of frame_queue.h: at most depth / 4 frames and a Full HD frame's pixels. */
-  batch_ = (guint) CLAMP (MIN ((guint64) depth_ / 4, kBatchPixels / pixels), 1,
-      (guint64) cg::kMaxBatchFrames);
+  batch_ = (guint) CLAMP (MIN ((guint64) depth_ / kDepthPerBatchFrame, kBatchPixels / pixels),
+      1, (guint64) cg::kMaxBatchFrames);
   const guint batches = (depth_ + batch_ - 1) / batch_;
   lanes_.clear ();
   while (lanes_.size () < MIN (batches, by_size))
@@ -254,8 +252,6 @@ FrameQueue::launch_waiting ()
     return ret;
   }
   next_lane_ = (next_lane_ + 1) % (guint) lanes_.size ();
-  for (size_t i = jobs_.size () - waiting_; i < jobs_.size (); i++)
-    jobs_[i].launched = TRUE;
   waiting_ = 0;
   return GST_FLOW_OK;
 }
@@ -292,17 +288,17 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
   Job job;
   job.in = in;
   job.out = out;
-  job.settings = settings;
   job.slot = job.done_slot = next_slot_;
   job.in_device = gst_cuda_element_is_device_buffer (in, context_);
   job.out_device = gst_cuda_element_is_device_buffer (out, context_);
   if (!job.in_device)
     gst_cuda_gaussian_register_reused_memory (context_, in);
 
-  /* The batch being gathered blurs with one plan: other parameters start a new one. Checked
-   * first, so that invalid settings fail on the frame that brings them. */
+  /* The batch being gathered blurs with one plan, its lane's (planned at its first frame):
+   * other parameters start a new one. Checked first, so that invalid settings fail on the
+   * frame that brings them. */
   GstFlowReturn ret = GST_FLOW_OK;
-  if (waiting_ > 0 && jobs_.back ().settings != settings)
+  if (waiting_ > 0 && lanes_[next_lane_].blur.settings () != settings)
     ret = launch_waiting ();
   if (ret == GST_FLOW_OK && waiting_ == 0)
     ret = ensure_plan (lanes_[next_lane_], settings);
@@ -369,7 +365,7 @@ FrameQueue::finish_oldest (GstBuffer ** out)
   *out = NULL;
   if (jobs_.empty ())
     return GST_FLOW_OK;
-  if (!jobs_.front ().launched) {
+  if (jobs_.size () == waiting_) {      /* the oldest job still waits for its batch */
     GstFlowReturn ret = launch_waiting ();
     if (ret != GST_FLOW_OK)
       return ret;
@@ -397,15 +393,13 @@ FrameQueue::finish_oldest (GstBuffer ** out)
 void
 FrameQueue::drop_all ()
 {
-  /* Frames still waiting for their batch may have uploads in flight. */
-  if (waiting_ > 0)
+  /* Every job's work, launched or (uploads of frames waiting for their batch) not, is on the
+   * lanes' and the transfer streams. */
+  if (!jobs_.empty ())
     synchronize_all ();
   waiting_ = 0;
   while (!jobs_.empty ()) {
-    Job job = jobs_.front ();
+    release_job (jobs_.front ());
     jobs_.pop_front ();
-    if (job.launched)
-      slots_[job.done_slot].done.synchronize ();
-    release_job (job);
   }
 }

@@ -39,6 +39,11 @@
 class FrameQueue
 {
 public:
+  /* A Full HD frame: the most pixels of one batch (one such frame fills the GPU). */
+  static constexpr guint64 kBatchPixels = 1920 * 1080;
+  /* Frames in flight per frame of a batch: batch = depth / this (top of this file). */
+  static constexpr guint kDepthPerBatchFrame = 4;
+
   FrameQueue (GstElement * element, GstCudaContext * context);
   ~FrameQueue ();
   FrameQueue (const FrameQueue &) = delete;
@@ -82,11 +87,9 @@ private:
     GstVideoFrame in_frame, out_frame;
     gboolean in_mapped = FALSE, out_mapped = FALSE;
     gboolean in_device = FALSE, out_device = FALSE;
-    cudagaussian::BlurSettings settings;
     guint slot = 0;
     guint done_slot = 0;        /* whose `done` event marks this frame finished */
     guint64 batch = 0;          /* launched in the batch of this number (from 1) */
-    gboolean launched = FALSE;  /* FALSE: waiting in the batch being gathered */
   };
   GstFlowReturn ensure_plan (Lane & lane,
       const cudagaussian::BlurSettings & settings);

@@ -112,8 +112,8 @@ enum
  * two (frame_queue.h; measured, H200, SD RGBA: 90,427 fps at 3 in flight, 116,435 at 8). */
 #define AUTO_FRAMES_LIVE 1
 #define AUTO_FRAMES_NOT_LIVE 3
-#define AUTO_FRAMES_NOT_LIVE_SMALL_CUDA 8
-#define AUTO_SMALL_CUDA_PIXELS (1920 * 1080 / 2)
+#define AUTO_FRAMES_NOT_LIVE_SMALL_CUDA (2 * FrameQueue::kDepthPerBatchFrame)
+#define AUTO_SMALL_CUDA_PIXELS (FrameQueue::kBatchPixels / 2)
 
 struct _GstCudaGaussian
 {

@@ -100,6 +100,12 @@ __device__ inline void load_batch_backward(const LineView<TA>& a, const LineView
 // (recursive.cu: long batches ahead for few threads with long lines; short batches, not ahead,
 // where registers limit the occupancy that hides the latency instead).
 //
+// Steps that bring `count` up to a whole number of batches (a loop's lead-in before a line's
+// edge: for_each_forward's kLeadIn, two_way_exact_kernel).
+__host__ __device__ constexpr int lead_to_whole_batches(int count, int batch) {
+  return (batch - count % batch) % batch;
+}
+
 // f(i, x[i]) for i = from .. to - 1, in order. Every batch but the last has no per-sample test
 // (straight-line code: a test per sample made the compiler branch around every step, 25 % more
 // instructions in the warmed-up kernels' loops); loads past `to` repeat x[to - 1].
@@ -131,7 +137,7 @@ __device__ inline void for_each_forward(const LineView<T>& x, int from, int to, 
     return;
   }
   if (from >= to) return;
-  int i0 = kLeadIn ? from - (kBatch - (to - from) % kBatch) % kBatch : from;
+  int i0 = kLeadIn ? from - lead_to_whole_batches(to - from, kBatch) : from;
   float cur[kBatch];
 #pragma unroll
   for (int j = 0; j < kBatch; ++j) cur[j] = x.load(min(max(i0 + j, from), to - 1));
@@ -203,9 +209,9 @@ __device__ inline void for_each_backward(const LineView<TA>& a, const LineView<T
 // that threads running opposite directions share their instructions (two_way_exact_kernel).
 // The first `edge_steps` steps read the samples of step `edge_steps` (two_way_exact_kernel's
 // steps before a line's edge, on the edge value; edge_steps <= kBatch, and that sample must be
-// in the line). Whole batches run in the loop; a last, partial
-// one after it, unrolled with a test per step, is code that each thread runs once, and on an
-// SM with one warp its instruction fetch is not hidden (Nsight Compute: "no instruction").
+// in the line). Whole batches run in the loop; a last, partial one after it, unrolled with a
+// test per step, is code that each thread runs once, and on an SM with one warp its instruction
+// fetch is not hidden (Nsight Compute: "no instruction").
 template <int kBatch, bool kReadB, typename TA, typename TB, typename TO, class F>
 __device__ inline void map_along(const LineView<TA>& a, const LineView<TB>& b, const LineView<TO>& out, int first,
                                  int dir, int count, int edge_steps, F&& f) {

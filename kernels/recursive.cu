@@ -388,7 +388,7 @@ two_way_exact_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, 
   // it is but for rounding and store into mid's margins (kMidMargin). So phase 1 ends in
   // no partial batch (code run once, whose fetch costs: map_along).
   const int half = left ? h : n - h;
-  const int pad = (kBatch - half % kBatch) % kBatch;
+  const int pad = lead_to_whole_batches(half, kBatch);
   OneDirectionState st{};
   if (active) {
     st = one_direction_start(d, x.load(left ? 0 : n - 1));
