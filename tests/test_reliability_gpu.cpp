@@ -26,10 +26,12 @@
 
 #include "device_memory.h"
 #include "element_gpu_helpers.h"
+#include "guarded_buffer.h"
 
 namespace cg = cudagaussian;
 using cgt::Blur;
 using cgt::caps_string;
+using cgt::guarded_buffer;
 using cgt::check_frame;
 using cgt::new_blur_harness;
 using cgt::new_random_frame;
@@ -395,39 +397,6 @@ GST_START_TEST (test_sigma_far_larger_than_frame)
 GST_END_TEST;
 
 /* ---------------------------------------------------------------- unusual memory */
-
-struct MappedRegion
-{
-  void *base;
-  size_t length;
-};
-
-static void
-unmap_region (gpointer data)
-{
-  MappedRegion *r = static_cast < MappedRegion * >(data);
-  munmap (r->base, r->length);
-  delete r;
-}
-
-/* A buffer of @size random bytes that end right before an inaccessible page: reading or writing
- * one byte past its end faults. @read_only: the pages are made read-only after filling. */
-static GstBuffer *
-guarded_buffer (gsize size, unsigned seed, bool read_only = false)
-{
-  const size_t page = (size_t) sysconf (_SC_PAGESIZE);
-  const size_t span = (size + page - 1) / page * page;
-  void *base = mmap (NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-      -1, 0);
-  fail_unless (base != MAP_FAILED);
-  guint8 *data = (guint8 *) base + span - size;
-  cgt::fill_bytes (data, size, seed);
-  fail_unless (mprotect ((guint8 *) base + span, page, PROT_NONE) == 0);
-  if (read_only)
-    fail_unless (mprotect (base, span, PROT_READ) == 0);
-  return gst_buffer_new_wrapped_full (read_only ? GST_MEMORY_FLAG_READONLY : (GstMemoryFlags) 0,
-      data, size, 0, size, new MappedRegion { base, span + page }, unmap_region);
-}
 
 /* The height in rows of plane @p. */
 static int
