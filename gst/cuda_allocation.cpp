@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cuda_allocation.h"
 
 #include <gst/cuda/gstcudabufferpool.h>
@@ -7,7 +8,7 @@
 #include "gstcudapinnedallocator.h"
 
 gboolean
-gst_cuda_gaussian_caps_have_cuda_memory (GstCaps * caps)
+gst_cuda_filter_caps_have_cuda_memory (GstCaps * caps)
 {
   GstCapsFeatures *features = gst_caps_get_features (caps, 0);
 
@@ -16,10 +17,10 @@ gst_cuda_gaussian_caps_have_cuda_memory (GstCaps * caps)
 }
 
 GstBufferPool *
-gst_cuda_gaussian_pool_new (GstCudaContext * context, GstCaps * caps,
+gst_cuda_filter_pool_new (GstCudaContext * context, GstCaps * caps,
     guint size, guint min, guint max)
 {
-  if (!gst_cuda_gaussian_caps_have_cuda_memory (caps))
+  if (!gst_cuda_filter_caps_have_cuda_memory (caps))
     return gst_cuda_pinned_pool_new (context, caps, size, min, max);
 
   GstBufferPool *pool = gst_cuda_buffer_pool_new (context);
@@ -47,8 +48,8 @@ pool_buffer_size (GstBufferPool * pool)
 }
 
 gboolean
-gst_cuda_gaussian_propose_pool (GstElement * element, GstCudaContext * context,
-    GstQuery * query)
+gst_cuda_filter_propose_pool (GstElement * element, GstDebugCategory * category,
+    GstCudaContext * context, GstQuery * query, guint held)
 {
   GstCaps *caps;
   GstVideoInfo info;
@@ -58,13 +59,13 @@ gst_cuda_gaussian_propose_pool (GstElement * element, GstCudaContext * context,
     return FALSE;
 
   if (gst_query_get_n_allocation_pools (query) == 0) {
-    GstBufferPool *pool = gst_cuda_gaussian_pool_new (context, caps,
-        GST_VIDEO_INFO_SIZE (&info), 0, 0);
+    GstBufferPool *pool = gst_cuda_filter_pool_new (context, caps,
+        GST_VIDEO_INFO_SIZE (&info), held, 0);
     if (!pool) {
-      GST_WARNING_OBJECT (element, "could not create a buffer pool to propose");
+      GST_CAT_WARNING_OBJECT (category, element, "could not create a buffer pool to propose");
       return FALSE;
     }
-    gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), 0, 0);
+    gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), held, 0);
     gst_object_unref (pool);
   }
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -72,8 +73,8 @@ gst_cuda_gaussian_propose_pool (GstElement * element, GstCudaContext * context,
 }
 
 gboolean
-gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
-    GstQuery * query, guint held)
+gst_cuda_filter_decide_pool (GstElement * element, GstDebugCategory * category,
+    GstCudaContext * context, GstQuery * query, guint held)
 {
   GstCaps *caps = NULL;
   GstBufferPool *pool = NULL;
@@ -90,13 +91,13 @@ gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
     update = TRUE;
     /* For system memory always our pinned pool, so the download is DMA. */
-    if (pool && !(gst_cuda_gaussian_caps_have_cuda_memory (caps) &&
+    if (pool && !(gst_cuda_filter_caps_have_cuda_memory (caps) &&
             GST_IS_CUDA_BUFFER_POOL (pool) &&
             GST_CUDA_BUFFER_POOL (pool)->context == context))
       gst_clear_object (&pool);
     size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
     if (max != 0 && max < min + held) {
-      GST_DEBUG_OBJECT (element, "pool cap %u raised to %u for %u frame(s) in flight", max,
+      GST_CAT_DEBUG_OBJECT (category, element, "pool cap %u raised to %u for %u frame(s) in flight", max,
           min + held, held);
       max = min + held;
     }
@@ -110,9 +111,9 @@ gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
       gst_clear_object (&pool);
   }
   if (!pool)
-    pool = gst_cuda_gaussian_pool_new (context, caps, size, min, max);
+    pool = gst_cuda_filter_pool_new (context, caps, size, min, max);
   if (!pool) {
-    GST_ERROR_OBJECT (element, "could not create an output buffer pool");
+    GST_CAT_ERROR_OBJECT (category, element, "could not create an output buffer pool");
     return FALSE;
   }
   size = pool_buffer_size (pool);
@@ -123,18 +124,4 @@ gst_cuda_gaussian_decide_pool (GstElement * element, GstCudaContext * context,
     gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
-}
-
-gboolean
-gst_cuda_element_propose_allocation (GstBaseTransform * trans,
-    GstCudaContext * context, GstQuery * decide_query, GstQuery * query)
-{
-  GstBaseTransformClass *base =
-      GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM));
-
-  if (!base->propose_allocation (trans, decide_query, query))
-    return FALSE;
-  if (decide_query == NULL)
-    return TRUE;
-  return gst_cuda_gaussian_propose_pool (GST_ELEMENT (trans), context, query);
 }

@@ -1,22 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "frame_queue.h"
 
-#include <gst/cuda/gstcudamemory.h>
-
-#include "cuda_element_context.h"
+#include "cuda_context.h"
+#include "frame_mapping.h"
 #include "host_registration.h"
 
-GST_DEBUG_CATEGORY_EXTERN (gst_cuda_gaussian_debug);
-#define GST_CAT_DEFAULT gst_cuda_gaussian_debug
+#define GST_CAT_DEFAULT category_
 
 namespace cg = cudagaussian;
 
 /* A 4K frame: the most pixels the compute lanes' scratch holds together. */
 static const guint64 kLanePixels = 3840 * 2160;
 
-FrameQueue::FrameQueue (GstElement * element, GstCudaContext * context)
-:  element_ (element), context_ (GST_CUDA_CONTEXT (gst_object_ref (context)))
+FrameQueue::FrameQueue (GstElement * element, GstDebugCategory * category,
+    GstCudaContext * context)
+:  element_ (element), category_ (category),
+    context_ (GST_CUDA_CONTEXT (gst_object_ref (context)))
 {
-  gst_video_info_init (&info_);
+  gst_video_info_init (&layout_.in_info);
+  gst_video_info_init (&layout_.out_info);
 }
 
 FrameQueue::~FrameQueue ()
@@ -26,7 +28,7 @@ FrameQueue::~FrameQueue ()
 }
 
 GstFlowReturn
-FrameQueue::fail (const char *text, const cg::Status & st)
+FrameQueue::post_error (const char *text, const cg::Status & st)
 {
   if (st.cuda == cudaSuccess)
     GST_ELEMENT_ERROR (element_, LIBRARY, SETTINGS, ("%s: %s", text,
@@ -44,36 +46,38 @@ FrameQueue::init ()
   if (st.ok ())
     st = download_.create ();
   if (!st.ok ()) {
-    fail ("Could not create CUDA streams.", st);
+    post_error ("Could not create CUDA streams.", st);
     return FALSE;
   }
   return TRUE;
 }
 
 void
-FrameQueue::configure (const GstVideoInfo & info,
-    const std::vector < cg::PlaneSpec > &planes, guint depth)
+FrameQueue::configure (const FrameLayout & layout, guint depth,
+    OperationFactory make_operation)
 {
   g_assert (jobs_.empty ());
-  info_ = info;
-  planes_ = planes;
+  layout_ = layout;
   depth_ = MAX (depth, 1u);
-  /* See the top of frame_queue.h: at most a 4K frame's pixels in the lanes' scratch. */
-  const guint64 pixels = MAX ((guint64) GST_VIDEO_INFO_WIDTH (&info) *
-      GST_VIDEO_INFO_HEIGHT (&info), 1);
+  /* See the top of frame_queue.h: at most a 4K frame's pixels in the lanes' scratch, at most
+   * depth / 4 frames and a Full HD frame's pixels in a batch. */
+  const guint64 pixels = MAX ((guint64) GST_VIDEO_INFO_WIDTH (&layout.in_info) *
+      GST_VIDEO_INFO_HEIGHT (&layout.in_info), 1);
   const guint by_size = (guint) MAX (kLanePixels / pixels, 1);
-  /* See the top of frame_queue.h: at most depth / 4 frames and a Full HD frame's pixels. */
   batch_ = (guint) CLAMP (MIN ((guint64) depth_ / kDepthPerBatchFrame, kBatchPixels / pixels),
-      1, (guint64) cg::kMaxBatchFrames);
+      1, (guint64) kMaxBatchFrames);
   const guint batches = (depth_ + batch_ - 1) / batch_;
   lanes_.clear ();
-  while (lanes_.size () < MIN (batches, by_size))
+  while (lanes_.size () < MIN (batches, by_size)) {
     lanes_.emplace_back ();
+    lanes_.back ().operation = make_operation ();
+  }
   slots_.clear ();
   slots_.resize (depth_);
   next_slot_ = 0;
   next_lane_ = 0;
   waiting_ = 0;
+  waiting_settings_.reset ();
   GST_DEBUG_OBJECT (element_, "%u compute lane(s), batches of up to %u frame(s)",
       (guint) lanes_.size (), batch_);
 }
@@ -88,27 +92,30 @@ FrameQueue::synchronize_all ()
   download_.synchronize ();
 }
 
-/* Parameters change between frames, never inside one: frames already queued keep the plan
- * they were launched with, because a lane's stream finishes them before its plan changes. */
+/* Settings change between frames, never inside one: frames already queued keep the plan they
+ * were launched with, because a lane's stream finishes them before its plan changes. */
 GstFlowReturn
-FrameQueue::ensure_plan (Lane & lane, const cg::BlurSettings & settings)
+FrameQueue::ensure_plan (Lane & lane, const FrameSettings & settings)
 {
-  if (lane.blur.planned () && lane.blur.settings () == settings)
+  if (lane.operation->planned_for (settings))
     return GST_FLOW_OK;
   cg::Status st;
   if (!lane.stream.get ())
     st = lane.stream.create ();
   if (!st.ok ())
-    return fail ("Could not create CUDA streams.", st);
+    return post_error ("Could not create CUDA streams.", st);
   st = lane.stream.synchronize ();
   if (st.ok ())
-    st = lane.blur.plan (settings, planes_);
-  if (!st.ok ())
-    return fail (st.cuda == cudaSuccess ? "Invalid blur settings" :
-        "Could not prepare the blur on the GPU.", st);
+    st = lane.operation->plan (settings);
+  if (!st.ok ()) {
+    gchar *text = g_strdup_printf (st.cuda == cudaSuccess ? "Invalid %s settings" :
+        "Could not prepare the %s on the GPU.", layout_.work);
+    post_error (text, st);
+    g_free (text);
+    return GST_FLOW_ERROR;
+  }
   if (&lane == &lanes_[0])
-    GST_INFO_OBJECT (element_, "sigma %g x %g: %s", settings.sigma_x,
-        settings.sigma_y, cg::algorithm_name (lane.blur.chosen ()));
+    GST_INFO_OBJECT (element_, "%s", lane.operation->describe ().c_str ());
   return GST_FLOW_OK;
 }
 
@@ -116,27 +123,26 @@ GstFlowReturn
 FrameQueue::ensure_slot (Slot & slot, gboolean in_device, gboolean out_device)
 {
   cg::Status st;
-  auto allocate =[&](std::vector < cg::DevicePlane > &planes) {
+  auto allocate =[&](std::vector < cg::DevicePlane > &planes,
+      const std::vector < cg::PlaneGeometry > &geometry) {
     if (!planes.empty () || !st.ok ())
       return;
-    planes.resize (planes_.size ());
-    for (size_t i = 0; i < planes_.size () && st.ok (); i++)
-      st = planes[i].allocate (planes_[i].geometry.row_bytes (),
-          planes_[i].geometry.height);
+    planes.resize (geometry.size ());
+    for (size_t i = 0; i < geometry.size () && st.ok (); i++)
+      st = planes[i].allocate (geometry[i].row_bytes (), geometry[i].height);
     if (!st.ok ())
       planes.clear ();
   };
   if (!in_device)
-    allocate (slot.in);
+    allocate (slot.in, layout_.in);
   if (!out_device)
-    allocate (slot.out);
-  /* A slot's events live as long as the slot (configure() replaces the slots): created on
-   * its first frame, then only re-recorded. */
+    allocate (slot.out, layout_.out);
+  /* A slot's events live as long as the slot (configure() replaces the slots). */
   for (cg::CudaEvent * event : {&slot.uploaded, &slot.computed, &slot.done})
     if (st.ok () && !event->created ())
       st = event->create ();
   if (!st.ok ())
-    return fail ("Could not allocate GPU buffers for a frame.", st);
+    return post_error ("Could not allocate GPU buffers for a frame.", st);
   return GST_FLOW_OK;
 }
 
@@ -148,58 +154,51 @@ FrameQueue::upload (const Job & job)
     return GST_FLOW_OK;
   const Slot & slot = slots_[job.slot];
   cg::Status st;
-  for (size_t i = 0; i < planes_.size () && st.ok (); i++) {
-    const cg::PlaneGeometry & g = planes_[i].geometry;
+  for (size_t i = 0; i < layout_.in.size () && st.ok (); i++)
     st = cg::copy_2d_async (slot.in[i].get (), slot.in[i].pitch (),
         GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i), g.row_bytes (), g.height,
-        upload_.get ());
-  }
+        GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i), layout_.in[i].row_bytes (),
+        layout_.in[i].height, upload_.get ());
   if (st.ok ())
     st = slot.uploaded.record (upload_.get ());
   if (!st.ok ())
-    return fail ("Copying the frame to the GPU failed.", st);
+    return post_error ("Copying the frame to the GPU failed.", st);
   return GST_FLOW_OK;
 }
 
-/* Blurs the waiting jobs in one batch on @lane, then queues their downloads; the last job's
+/* Runs the waiting jobs in one batch on @lane, then queues their downloads; the last job's
  * `done` event marks them all finished. */
 GstFlowReturn
 FrameQueue::enqueue_waiting (Lane & lane)
 {
   cudaStream_t compute = lane.stream.get ();
-  const size_t n = planes_.size ();
   const size_t first = jobs_.size () - waiting_;
-  std::vector < std::vector < cg::DevicePlaneRef >> &src = batch_src_;
-  std::vector < std::vector < cg::MutableDevicePlaneRef >> &dst = batch_dst_;
-  src.resize (waiting_);
-  dst.resize (waiting_);
+  batch_src_.resize (waiting_);
+  batch_dst_.resize (waiting_);
   gboolean download = FALSE;
   cg::Status st;
 
   for (guint k = 0; k < waiting_ && st.ok (); k++) {
     const Job & job = jobs_[first + k];
     const Slot & slot = slots_[job.slot];
-    src[k].resize (n);
-    dst[k].resize (n);
-    for (size_t i = 0; i < n; i++) {
-      if (job.in_device)
-        src[k][i] = { GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
-          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i) };
-      else
-        src[k][i] = { slot.in[i].get (), slot.in[i].pitch () };
-      if (job.out_device)
-        dst[k][i] = { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
-          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) };
-      else
-        dst[k][i] = { slot.out[i].get (), slot.out[i].pitch () };
-    }
+    batch_src_[k].resize (layout_.in.size ());
+    batch_dst_[k].resize (layout_.out.size ());
+    for (size_t i = 0; i < layout_.in.size (); i++)
+      batch_src_[k][i] = job.in_device ?
+          cg::DevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
+          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i) } :
+          cg::DevicePlaneRef { slot.in[i].get (), slot.in[i].pitch () };
+    for (size_t i = 0; i < layout_.out.size (); i++)
+      batch_dst_[k][i] = job.out_device ?
+          cg::MutableDevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
+          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) } :
+          cg::MutableDevicePlaneRef { slot.out[i].get (), slot.out[i].pitch () };
     if (!job.in_device)
       st = slot.uploaded.make_wait (compute);
     download |= !job.out_device;
   }
   if (st.ok ())
-    st = lane.blur.run_batch (src, dst, compute);
+    st = lane.operation->run_batch (batch_src_, batch_dst_, compute);
   if (st.ok ())
     st = cg::launch_check ();   /* also where the test-only "launch" fault fires */
   const guint last = jobs_.back ().slot;
@@ -212,18 +211,21 @@ FrameQueue::enqueue_waiting (Lane & lane)
       st = marker.computed.make_wait (download_.get ());
     for (guint k = 0; k < waiting_ && st.ok (); k++) {
       const Job & job = jobs_[first + k];
-      for (size_t i = 0; i < n && !job.out_device && st.ok (); i++) {
-        const cg::PlaneGeometry & g = planes_[i].geometry;
+      for (size_t i = 0; i < layout_.out.size () && !job.out_device && st.ok (); i++)
         st = cg::copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i), dst[k][i].data,
-            dst[k][i].pitch, g.row_bytes (), g.height, download_.get ());
-      }
+            GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i), batch_dst_[k][i].data,
+            batch_dst_[k][i].pitch, layout_.out[i].row_bytes (), layout_.out[i].height,
+            download_.get ());
     }
     if (st.ok ())
       st = marker.done.record (download_.get ());
   }
-  if (!st.ok ())
-    return fail ("Blurring the frame on the GPU failed.", st);
+  if (!st.ok ()) {
+    gchar *text = g_strdup_printf ("The %s failed on the GPU.", layout_.work);
+    post_error (text, st);
+    g_free (text);
+    return GST_FLOW_ERROR;
+  }
   batches_launched_++;
   for (guint k = 0; k < waiting_; k++) {
     jobs_[first + k].done_slot = last;
@@ -249,87 +251,84 @@ FrameQueue::launch_waiting ()
       release_job (jobs_.back ());
       jobs_.pop_back ();
     }
+    waiting_settings_.reset ();
     return ret;
   }
   next_lane_ = (next_lane_ + 1) % (guint) lanes_.size ();
   waiting_ = 0;
+  waiting_settings_.reset ();
   return GST_FLOW_OK;
 }
 
-/* With a GstVideoMeta, gst_video_frame_map checks only that each plane's first byte is in the
- * buffer (GStreamer 1.22 maps the memory holding it), not that the plane fits: check it here,
- * so that a buffer smaller than its meta or caps say is an error, never a copy past its end. */
-static gboolean
-planes_fit (const GstVideoFrame & frame,
-    const std::vector < cg::PlaneSpec > &planes)
+/* Maps both frames and checks that every plane lies inside its memory. */
+GstFlowReturn
+FrameQueue::map_job (Job & job)
 {
-  for (guint i = 0; i < planes.size (); i++) {
-    const cg::PlaneGeometry & g = planes[i].geometry;
-    const GstMapInfo & map = frame.meta ? frame.map[i] : frame.map[0];
-    const guint8 *data = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
-    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
-    if (stride < 0 || (g.height > 1 && (gsize) stride < g.row_bytes ()))
-      return FALSE;
-    if (!map.data || data < map.data || data > map.data + map.size)
-      return FALSE;
-    const gsize avail = map.size - (gsize) (data - map.data);
-    const gsize need = (gsize) stride * (g.height - 1) + g.row_bytes ();
-    if (need > avail)
-      return FALSE;
+  FrameMapResult r = map_video_frame (&job.in_frame, &layout_.in_info, job.in, layout_.in,
+      job.in_device, GST_MAP_READ);
+  job.in_mapped = r == FrameMapResult::Mapped;
+  if (r == FrameMapResult::Mapped) {
+    r = map_video_frame (&job.out_frame, &layout_.out_info, job.out, layout_.out,
+        job.out_device, GST_MAP_WRITE);
+    job.out_mapped = r == FrameMapResult::Mapped;
+    if (r != FrameMapResult::Mapped) {
+      GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+          ("The output buffer is smaller than its caps describe."), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    return GST_FLOW_OK;
   }
-  return TRUE;
+  if (r == FrameMapResult::MapFailed)
+    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+        ("Could not map the input frame: the buffer may be smaller than its caps "
+            "describe."), ("%" G_GSIZE_FORMAT " bytes in the buffer",
+            gst_buffer_get_size (job.in)));
+  else
+    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
+        ("The input frame is smaller than its caps or video meta describe."),
+        ("%" G_GSIZE_FORMAT " bytes in the buffer, in %s memory", gst_buffer_get_size (job.in),
+            job.in_device ? "CUDA" : "system"));
+  return GST_FLOW_ERROR;
 }
 
 GstFlowReturn
-FrameQueue::launch (GstBuffer * in, GstBuffer * out,
-    const cg::BlurSettings & settings)
+FrameQueue::launch (GstBuffer * in, GstBuffer * out, const FrameSettingsPtr & settings)
 {
   g_assert (jobs_.size () < depth_);
+  GstFlowReturn ret = GST_FLOW_OK;
   Job job;
   job.in = in;
   job.out = out;
-  job.slot = job.done_slot = next_slot_;
-  job.in_device = gst_cuda_element_is_device_buffer (in, context_);
-  job.out_device = gst_cuda_element_is_device_buffer (out, context_);
-  if (!job.in_device)
-    gst_cuda_gaussian_register_reused_memory (context_, in);
 
-  /* The batch being gathered blurs with one plan, its lane's (planned at its first frame):
-   * other parameters start a new one. Checked first, so that invalid settings fail on the
-   * frame that brings them. */
-  GstFlowReturn ret = GST_FLOW_OK;
-  if (waiting_ > 0 && lanes_[next_lane_].blur.settings () != settings)
+  if (!out) {
+    /* Passed through: behind the frames before it, which must not wait for a batch. */
     ret = launch_waiting ();
-  if (ret == GST_FLOW_OK && waiting_ == 0)
-    ret = ensure_plan (lanes_[next_lane_], settings);
-
-  if (ret == GST_FLOW_OK && !gst_video_frame_map (&job.in_frame, &info_, in,
-          (GstMapFlags) (GST_MAP_READ | (job.in_device ? GST_MAP_CUDA : 0)))) {
-    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
-        ("Could not map the input frame: the buffer may be smaller than its caps "
-            "describe."), (NULL));
-    ret = GST_FLOW_ERROR;
-  }
-  job.in_mapped = ret == GST_FLOW_OK;
-  if (ret == GST_FLOW_OK && !job.in_device && !planes_fit (job.in_frame, planes_)) {
-    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
-        ("The input frame is smaller than its caps or video meta describe."),
-        ("%" G_GSIZE_FORMAT " bytes in the buffer", gst_buffer_get_size (in)));
-    ret = GST_FLOW_ERROR;
-  }
-  if (ret == GST_FLOW_OK && !gst_video_frame_map (&job.out_frame, &info_, out,
-          (GstMapFlags) (GST_MAP_WRITE | (job.out_device ? GST_MAP_CUDA : 0)))) {
-    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
-        ("Could not map the output frame."), (NULL));
-    ret = GST_FLOW_ERROR;
-  }
-  job.out_mapped = ret == GST_FLOW_OK;
-  if (ret == GST_FLOW_OK && !job.out_device && !planes_fit (job.out_frame, planes_)) {
-    GST_ELEMENT_ERROR (element_, STREAM, FAILED,
-        ("The output buffer is smaller than its caps describe."), (NULL));
-    ret = GST_FLOW_ERROR;
+    if (ret != GST_FLOW_OK) {
+      release_job (job);
+      return ret;
+    }
+    jobs_.push_back (job);
+    return GST_FLOW_OK;
   }
 
+  job.slot = job.done_slot = next_slot_;
+  job.in_device = gst_cuda_filter_is_device_buffer (in, context_);
+  job.out_device = gst_cuda_filter_is_device_buffer (out, context_);
+  if (!job.in_device)
+    gst_cuda_filter_register_host_memory (element_, category_, context_, in);
+
+  /* The batch being gathered runs with one plan, its lane's (planned at its first frame): other
+   * settings start a new one. Checked first, so that invalid settings fail on the frame that
+   * brings them. */
+  if (waiting_ > 0 && !waiting_settings_->same_as (*settings))
+    ret = launch_waiting ();
+  if (ret == GST_FLOW_OK && waiting_ == 0) {
+    ret = ensure_plan (lanes_[next_lane_], *settings);
+    if (ret == GST_FLOW_OK)
+      waiting_settings_ = settings;
+  }
+  if (ret == GST_FLOW_OK)
+    ret = map_job (job);
   if (ret == GST_FLOW_OK)
     ret = ensure_slot (slots_[job.slot], job.in_device, job.out_device);
   if (ret == GST_FLOW_OK)
@@ -338,6 +337,8 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out,
     /* Work already queued for this job must not touch buffers we give back. */
     synchronize_all ();
     release_job (job);
+    if (waiting_ == 0)
+      waiting_settings_.reset ();
     return ret;
   }
   next_slot_ = (next_slot_ + 1) % depth_;
@@ -359,22 +360,33 @@ FrameQueue::release_job (Job & job)
   gst_clear_buffer (&job.out);
 }
 
+bool
+FrameQueue::oldest_ready () const
+{
+  return !jobs_.empty () && (jobs_.size () >= depth_ || jobs_.front ().out == nullptr);
+}
+
 GstFlowReturn
 FrameQueue::finish_oldest (GstBuffer ** out)
 {
   *out = NULL;
   if (jobs_.empty ())
     return GST_FLOW_OK;
+  Job job = jobs_.front ();
+  if (!job.out) {
+    jobs_.pop_front ();
+    *out = job.in;
+    return GST_FLOW_OK;
+  }
   if (jobs_.size () == waiting_) {      /* the oldest job still waits for its batch */
     GstFlowReturn ret = launch_waiting ();
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  Job job = jobs_.front ();
   jobs_.pop_front ();
 
-  /* 1.22 has no stream in GstCudaMemory: the frame must be complete before it leaves. The
-   * rest of a batch is complete once its first frame is (a synchronize costs ~1.5 us). */
+  /* GStreamer 1.22's CUDA memory carries no stream: the frame must be complete before it
+   * leaves. The rest of a batch is complete once its first frame is. */
   cg::Status st;
   if (job.batch != finished_batch_)
     st = slots_[job.done_slot].done.synchronize ();
@@ -384,7 +396,10 @@ FrameQueue::finish_oldest (GstBuffer ** out)
   release_job (job);
   if (!st.ok ()) {
     gst_buffer_unref (result);
-    return fail ("Blurring the frame on the GPU failed.", st);
+    gchar *text = g_strdup_printf ("The %s failed on the GPU.", layout_.work);
+    post_error (text, st);
+    g_free (text);
+    return GST_FLOW_ERROR;
   }
   *out = result;
   return GST_FLOW_OK;
@@ -398,6 +413,7 @@ FrameQueue::drop_all ()
   if (!jobs_.empty ())
     synchronize_all ();
   waiting_ = 0;
+  waiting_settings_.reset ();
   while (!jobs_.empty ()) {
     release_job (jobs_.front ());
     jobs_.pop_front ();

@@ -1,32 +1,32 @@
-/* Frames in flight: the GPU side of the cudagaussian element.
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Frames in flight: the GPU side shared by the plugin's elements.
  *
- * Each frame is a job: its upload (system memory only) runs on an upload stream, its blur on
- * a compute lane's stream, its download on a download stream, ordered by events. While frame N
- * computes, N+1 can upload and N-1 download. Up to `depth` jobs are in flight; each owns a slot
- * of staging buffers, reused only once its previous job has finished.
+ * Each frame is a job: its upload (system memory only) runs on an upload stream, its operation
+ * on a compute lane's stream, its download on a download stream, ordered by events. While frame
+ * N computes, N+1 can upload and N-1 download. Up to `depth` jobs are in flight; each GPU job
+ * owns a slot of staging buffers, reused only once the slot's previous job has finished.
  *
- * Compute lanes: a frame too small to fill the GPU leaves it partly idle (one SD frame of the
- * FIR is a single wave of blocks), so consecutive batches (below) blur on different lanes in
- * turn, each with its own stream and its own blur (scratch and plan), and their kernels
- * overlap. lanes = min(batches in flight, pixels of a 4K frame / pixels of a frame), so the
- * lanes' scratch never holds more pixels than one 4K frame's: 3 lanes up to Full HD at depth 3,
- * 1 at 4K. A lane runs one blur after another (a batch's frames too, where its kernels do not
- * take several frames at once), so its scratch is never shared by two frames at once.
+ * Compute lanes: a frame too small to fill the GPU leaves it partly idle, so consecutive batches
+ * run on different lanes in turn, each with its own stream and its own operation (scratch and
+ * plan), and their kernels overlap. lanes = min(batches in flight, pixels of a 4K frame / pixels
+ * of a frame), so the lanes' scratch never holds more pixels than one 4K frame's.
  *
  * Batches: frames smaller than Full HD also share kernel launches. Up to `batch` frames wait
- * (mapped, uploads started) and then blur together in one launch where the kernel can take
- * several frames (the fused FIR), on one lane: one launch call instead of several, and blocks
- * enough to fill the GPU. batch = min(depth / 4, Full HD pixels / frame pixels), at least 1:
- * four batches in flight, so that the GPU still has batches queued while the oldest one's
- * frames are handed out (measured: two batches of depth / 2 left it waiting), and no latency
- * beyond the `depth` frames in flight. A frame with other parameters than the waiting ones
- * starts a new batch. One event marks a batch done, waited for once per batch.
+ * (mapped, uploads started) and then run together on one lane. batch = min(depth / 4, Full HD
+ * pixels / frame pixels), at least 1: four batches in flight keep the GPU fed while the oldest
+ * one's frames are handed out. A frame with other settings than the waiting ones starts a new
+ * batch. One event marks a batch done, waited for once per batch.
  *
- * All methods are called from the streaming thread with the CUDA context pushed; failures are
+ * Frames whose settings pass them through (sigma 0) are jobs too, without GPU work: their input
+ * buffer is their output, handed out in order behind the frames before them.
+ *
+ * All methods are called from the streaming thread with the CUDA context current; failures are
  * posted on the bus with GST_ELEMENT_ERROR and returned as GST_FLOW_ERROR. */
 #pragma once
 
 #include <deque>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include <gst/gst.h>
@@ -34,7 +34,17 @@
 #include <gst/video/video.h>
 
 #include "device_memory.h"
-#include "frame_blur.h"
+#include "frame_operation.h"
+#include "plane.h"
+
+/* The planes of a frame on each side of the operation, and what the element calls its work in
+ * error messages ("blur", "Sobel filter"). */
+struct FrameLayout
+{
+  GstVideoInfo in_info, out_info;
+  std::vector < cudagaussian::PlaneGeometry > in, out;
+  const char *work = "filter";
+};
 
 class FrameQueue
 {
@@ -43,8 +53,12 @@ public:
   static constexpr guint64 kBatchPixels = 1920 * 1080;
   /* Frames in flight per frame of a batch: batch = depth / this (top of this file). */
   static constexpr guint kDepthPerBatchFrame = 4;
+  /* The most frames one batch holds. */
+  static constexpr guint kMaxBatchFrames = 8;
 
-  FrameQueue (GstElement * element, GstCudaContext * context);
+  using OperationFactory = std::function < std::unique_ptr < FrameOperation > () >;
+
+  FrameQueue (GstElement * element, GstDebugCategory * category, GstCudaContext * context);
   ~FrameQueue ();
   FrameQueue (const FrameQueue &) = delete;
   FrameQueue & operator= (const FrameQueue &) = delete;
@@ -53,12 +67,15 @@ public:
   gboolean init ();
 
   /* New caps or depth: the queue must be empty (drained or dropped). */
-  void configure (const GstVideoInfo & info,
-      const std::vector < cudagaussian::PlaneSpec > &planes, guint depth);
+  void configure (const FrameLayout & layout, guint depth, OperationFactory make_operation);
 
-  /* Starts blurring @in into @out (takes both references). */
-  GstFlowReturn launch (GstBuffer * in, GstBuffer * out,
-      const cudagaussian::BlurSettings & settings);
+  /* Starts the work of one frame: @in into @out (takes both references). A frame whose
+   * settings pass it through gives @out NULL (and @in is its output). */
+  GstFlowReturn launch (GstBuffer * in, GstBuffer * out, const FrameSettingsPtr & settings);
+
+  /* Whether the oldest frame can be handed out without waiting for work that later frames
+   * could overlap: the queue is full, or the oldest frame has no GPU work. */
+  bool oldest_ready () const;
 
   /* Waits for the oldest job and hands out its output buffer. */
   GstFlowReturn finish_oldest (GstBuffer ** out);
@@ -78,12 +95,12 @@ private:
   struct Lane
   {
     cudagaussian::CudaStream stream;
-    cudagaussian::FrameBlur blur;
+    std::unique_ptr < FrameOperation > operation;
   };
   struct Job
   {
     GstBuffer *in = nullptr;
-    GstBuffer *out = nullptr;
+    GstBuffer *out = nullptr;   /* nullptr: passed through, `in` is the output */
     GstVideoFrame in_frame, out_frame;
     gboolean in_mapped = FALSE, out_mapped = FALSE;
     gboolean in_device = FALSE, out_device = FALSE;
@@ -91,28 +108,29 @@ private:
     guint done_slot = 0;        /* whose `done` event marks this frame finished */
     guint64 batch = 0;          /* launched in the batch of this number (from 1) */
   };
-  GstFlowReturn ensure_plan (Lane & lane,
-      const cudagaussian::BlurSettings & settings);
-  GstFlowReturn ensure_slot (Slot & slot, gboolean in_device,
-      gboolean out_device);
+  GstFlowReturn ensure_plan (Lane & lane, const FrameSettings & settings);
+  GstFlowReturn ensure_slot (Slot & slot, gboolean in_device, gboolean out_device);
+  GstFlowReturn map_job (Job & job);
   GstFlowReturn upload (const Job & job);
   GstFlowReturn launch_waiting ();
   GstFlowReturn enqueue_waiting (Lane & lane);
   void synchronize_all ();
   void release_job (Job & job);
-  GstFlowReturn fail (const char *text, const cudagaussian::Status & st);
+  GstFlowReturn post_error (const char *text, const cudagaussian::Status & st);
 
   GstElement *element_;
+  GstDebugCategory *category_;
   GstCudaContext *context_;
   cudagaussian::CudaStream upload_, download_;
   std::deque < Lane > lanes_;   /* not movable: built in place */
-  GstVideoInfo info_;
-  std::vector < cudagaussian::PlaneSpec > planes_;
+  FrameLayout layout_;
   std::vector < Slot > slots_;
   std::deque < Job > jobs_;
+  /* The settings of the batch being gathered (its lane is planned for them). */
+  FrameSettingsPtr waiting_settings_;
   /* The planes of the batch being launched, kept to reuse their memory from batch to batch. */
-  std::vector < std::vector < cudagaussian::DevicePlaneRef >> batch_src_;
-  std::vector < std::vector < cudagaussian::MutableDevicePlaneRef >> batch_dst_;
+  SourceBatch batch_src_;
+  TargetBatch batch_dst_;
   guint depth_ = 1;
   guint batch_ = 1;
   guint waiting_ = 0;           /* jobs at the back of jobs_ not launched yet */

@@ -16,6 +16,11 @@
  * Chroma planes are blurred with sigma divided by their subsampling, so the blur has the same
  * size on screen in every plane. All channels, alpha included, are blurred.
  *
+ * Interlaced video: one field per buffer (`interlace-mode=alternate`, system memory) is blurred
+ * field by field, with the vertical sigma halved so that the blur has the same size on screen;
+ * both fields in one buffer (`interleaved`, `mixed`) are refused at negotiation (deinterlace
+ * first). sigma=0 passes frames through untouched, also when switched while playing.
+ *
  * algorithm=edge-aware blurs within regions and keeps edges (sigma-r sets the contrast that
  * counts as one): edges come from the colour channels of RGB formats (not alpha), from the
  * luma plane for YUV formats (applied to the chroma planes at their resolution), and from the
@@ -54,9 +59,8 @@
 #include "box_widths.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
-#include "frame_queue.h"
 #include "cuda_allocation.h"
-#include "cuda_element_context.h"
+#include "gaussian_operation.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_gaussian_debug);
@@ -72,8 +76,6 @@ enum
   PROP_ALGORITHM,
   PROP_TRUNCATE,
   PROP_BORDER,
-  PROP_DEVICE_ID,
-  PROP_FRAMES_IN_FLIGHT,
   PROP_START_UP,
   PROP_PARTITIONS,
   PROP_SEGMENTS,
@@ -92,8 +94,6 @@ enum
 #define DEFAULT_ALGORITHM cg::Algorithm::Auto
 #define DEFAULT_TRUNCATE cg::kDefaultTruncate
 #define DEFAULT_BORDER cg::Border::Replicate
-#define DEFAULT_DEVICE_ID -1
-#define DEFAULT_FRAMES_IN_FLIGHT 0
 #define DEFAULT_START_UP cg::StartUp::Exact
 #define DEFAULT_PARTITIONS cg::LineSplit::Auto
 #define DEFAULT_SEGMENTS 0
@@ -106,18 +106,9 @@ enum
 #define DEFAULT_COEFFICIENTS cg::TapSource::Table
 #define DEFAULT_BOX_METHOD cg::BoxMethod::RunningSum
 #define MAX_SEGMENTS 4096
-#define MAX_FRAMES_IN_FLIGHT 16
-/* What frames-in-flight=0 (auto) means: minimal latency for live sources, overlap otherwise,
- * and for frames in CUDA memory of at most half a Full HD frame's pixels enough for batches of
- * two (frame_queue.h; measured, H200, SD RGBA: 90,427 fps at 3 in flight, 116,435 at 8). */
-#define AUTO_FRAMES_LIVE 1
-#define AUTO_FRAMES_NOT_LIVE 3
-#define AUTO_FRAMES_NOT_LIVE_SMALL_CUDA (2 * FrameQueue::kDepthPerBatchFrame)
-#define AUTO_SMALL_CUDA_PIXELS (FrameQueue::kBatchPixels / 2)
-
 struct _GstCudaGaussian
 {
-  GstBaseTransform parent;
+  GstCudaFilter parent;
 
   /* properties, under the object lock */
   gdouble sigma;
@@ -125,8 +116,6 @@ struct _GstCudaGaussian
   cg::Algorithm algorithm;
   gdouble truncate;
   cg::Border border;
-  gint device_id;
-  guint frames_in_flight;
   cg::RecursiveSettings recursive;
   gint box_passes;
   gdouble sigma_r;
@@ -135,201 +124,36 @@ struct _GstCudaGaussian
   cg::TapSource coefficients;
   cg::BoxMethod box_method;
 
-  /* streaming state */
-  GstCudaContext *context;
-  GstVideoInfo info;
-  FrameQueue *queue;            /* created in start(), deleted in stop(), context pushed */
-  guint depth;                  /* frames in flight for the current caps */
+  /* the planes of the negotiated caps */
+  std::vector < cg::PlaneSpec > *planes;
 };
 
 #define gst_cuda_gaussian_parent_class parent_class
-G_DEFINE_TYPE (GstCudaGaussian, gst_cuda_gaussian, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE (GstCudaGaussian, gst_cuda_gaussian, GST_TYPE_CUDA_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudagaussian, "cudagaussian", GST_RANK_NONE,
     GST_TYPE_CUDA_GAUSSIAN);
 
-GType
-gst_cuda_gaussian_algorithm_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::Algorithm::Auto, "Pick the fastest exact algorithm", "auto"},
-    {(gint) cg::Algorithm::Fir,
-        "Separable FIR: sampled Gaussian taps out to truncate x sigma", "fir"},
-    {(gint) cg::Algorithm::YoungVanVliet,
-        "Recursive, Young-van Vliet 3rd order (2002 coefficients): cost independent of sigma",
-        "young-van-vliet"},
-    {(gint) cg::Algorithm::YoungVanVliet1995,
-        "Recursive, Young-van Vliet 3rd order with the 1995 coefficients (sigma >= 0.5)",
-        "young-van-vliet-1995"},
-    {(gint) cg::Algorithm::Deriche,
-        "Recursive, Deriche 4th order: cost independent of sigma, closest to a Gaussian",
-        "deriche"},
-    {(gint) cg::Algorithm::Box,
-        "Iterated box filter (box-passes passes, widths matching sigma): cost independent "
-          "of sigma, approximate", "box"},
-    {(gint) cg::Algorithm::Direct,
-        "Direct 2D convolution with the FIR taps (a baseline; radius at most 16)",
-        "direct"},
-    {(gint) cg::Algorithm::EdgeAware,
-        "Edge-aware: recursive blur in the domain-transformed space (sigma-r, iterations, "
-          "edge-filter); keeps edges sharp", "edge-aware"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianAlgorithm", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_cuda_gaussian_border_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::Border::Replicate, "Repeat the edge pixel: aaa|abcd",
-        "replicate"},
-    {(gint) cg::Border::Mirror,
-        "Mirror about the edge pixel, not repeating it: cb|abcd", "mirror"},
-    {(gint) cg::Border::Reflect,
-        "Reflect about the edge, repeating the edge pixel: ba|abcd",
-        "reflect"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianBorder", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_cuda_gaussian_start_up_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::StartUp::Exact,
-        "As if the frame were extended by repeating its edge pixels (exact)", "exact"},
-    {(gint) cg::StartUp::Simple,
-        "The seed paper's rule: each pass starts from its own input's edge value (inexact "
-          "near the right and bottom edges for Young-van Vliet; for comparison)", "simple"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianStartUp", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_cuda_gaussian_partitions_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::LineSplit::Auto,
-        "Recursive Gaussians: block-parallel; edge-aware: k-way (Algorithm C)", "auto"},
-    {(gint) cg::LineSplit::OneWay,
-        "One GPU thread per line (few threads; edge-aware: Algorithm A)", "one-way"},
-    {(gint) cg::LineSplit::TwoWay,
-        "Each line in two halves: exact where the halves swap directions (deriche; "
-          "young-van-vliet once kappa x sigma is 1/25 of the line or more, where that "
-          "is faster), else the second warmed up over kappa x sigma pixels "
-          "(edge-aware: Algorithm C)",
-        "two-way"},
-    {(gint) cg::LineSplit::KWay,
-        "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels "
-          "(edge-aware: Algorithm C)", "k-way"},
-    {(gint) cg::LineSplit::BlockParallel,
-        "Short segments joined exactly through carries (Nehab et al. 2011)",
-        "block-parallel"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianPartitions", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_cuda_gaussian_edge_filter_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::EdgeFilter::Gaussian,
-        "Gaussian in the transformed domain (Gastal & Oliveira 2015; the seed's complex "
-          "Deriche form)", "gaussian"},
-    {(gint) cg::EdgeFilter::Rf,
-        "First-order recursive filter of the Domain Transform (Gastal & Oliveira 2011); "
-          "cheaper, exponential response", "rf"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianEdgeFilter", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_cuda_gaussian_coefficients_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::TapSource::Table,
-        "Taps from a table (the register-blocked kernel; the default)", "table"},
-    {(gint) cg::TapSource::Incremental,
-        "Taps generated in the kernel by Turkowski's incremental method (a per-pixel "
-          "kernel, for comparison)", "incremental"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianCoefficients", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_cuda_gaussian_box_method_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::BoxMethod::RunningSum,
-        "Running window sums in float (the default)", "running-sum"},
-    {(gint) cg::BoxMethod::Integral,
-        "Exact integer sums from summed-area tables (Pardo's integral image); the same "
-          "result as the exact reference", "integral"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianBoxMethod", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
+/* One field per buffer (interlace-mode=alternate), in system memory: each field is blurred on
+ * its own. Interleaved and mixed fields are refused by the base class. */
+#define GST_CUDA_GAUSSIAN_FIELD_CAPS                                           \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_FORMAT_INTERLACED,       \
+      GST_CUDA_GAUSSIAN_FORMATS) ", interlace-mode = (string) alternate"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
         (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_GAUSSIAN_CUDA_FORMATS) "; "
-        GST_VIDEO_CAPS_MAKE (GST_CUDA_GAUSSIAN_FORMATS)));
+        GST_VIDEO_CAPS_MAKE (GST_CUDA_GAUSSIAN_FORMATS) "; "
+        GST_CUDA_GAUSSIAN_FIELD_CAPS));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
         (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, GST_CUDA_GAUSSIAN_CUDA_FORMATS) "; "
-        GST_VIDEO_CAPS_MAKE (GST_CUDA_GAUSSIAN_FORMATS)));
+        GST_VIDEO_CAPS_MAKE (GST_CUDA_GAUSSIAN_FORMATS) "; "
+        GST_CUDA_GAUSSIAN_FIELD_CAPS));
 
 /* ---------------------------------------------------------------- properties */
 
@@ -339,21 +163,13 @@ effective_sigma_y (gdouble sigma, gdouble sigma_y)
   return sigma_y < 0 ? sigma : sigma_y;
 }
 
-/* A blur of zero in both directions leaves frames untouched: let buffers through. */
-static void
-gst_cuda_gaussian_update_passthrough (GstCudaGaussian * self)
+/* The settings of the next frame, read once for it under the object lock. */
+static FrameSettingsPtr
+gst_cuda_gaussian_snapshot (GstCudaFilter * filter)
 {
-  GST_OBJECT_LOCK (self);
-  const gboolean identity = self->sigma == 0.0 &&
-      effective_sigma_y (self->sigma, self->sigma_y) == 0.0;
-  GST_OBJECT_UNLOCK (self);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), identity);
-}
-
-static cg::BlurSettings
-gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
-{
-  cg::BlurSettings s;
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (filter);
+  auto settings = std::make_shared < GaussianSettings > ();
+  cg::BlurSettings & s = settings->blur;
 
   GST_OBJECT_LOCK (self);
   s.algorithm = self->algorithm;
@@ -369,7 +185,7 @@ gst_cuda_gaussian_snapshot (GstCudaGaussian * self)
   s.coefficients = self->coefficients;
   s.box_method = self->box_method;
   GST_OBJECT_UNLOCK (self);
-  return s;
+  return settings;
 }
 
 static void
@@ -394,12 +210,6 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER:
       self->border = (cg::Border) g_value_get_enum (value);
-      break;
-    case PROP_DEVICE_ID:
-      self->device_id = g_value_get_int (value);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
       break;
     case PROP_START_UP:
       self->recursive.start = (cg::StartUp) g_value_get_enum (value);
@@ -436,9 +246,6 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
-
-  if (prop_id == PROP_SIGMA || prop_id == PROP_SIGMA_Y)
-    gst_cuda_gaussian_update_passthrough (self);
 }
 
 static void
@@ -463,12 +270,6 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER:
       g_value_set_enum (value, (gint) self->border);
-      break;
-    case PROP_DEVICE_ID:
-      g_value_set_int (value, self->device_id);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
       break;
     case PROP_START_UP:
       g_value_set_enum (value, (gint) self->recursive.start);
@@ -507,325 +308,66 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* ---------------------------------------------------------------- CUDA context */
+/* ---------------------------------------------------------------- frames */
 
-static void
-gst_cuda_gaussian_set_context (GstElement * element, GstContext * context)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (element);
-
-  gst_cuda_handle_set_context (element, context, self->device_id,
-      &self->context);
-  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
-}
-
-/* Never called: submit_input_buffer and generate_output replace the base class's default
- * path. It exists because without a transform vfunc GstBaseTransform treats the element as
- * in-place and would not allocate output buffers from our pool. */
-static GstFlowReturn
-gst_cuda_gaussian_transform (GstBaseTransform * trans, GstBuffer * inbuf G_GNUC_UNUSED,
-    GstBuffer * outbuf G_GNUC_UNUSED)
-{
-  GST_ELEMENT_ERROR (trans, CORE, NOT_IMPLEMENTED,
-      ("Internal error: unexpected synchronous transform."), (NULL));
-  return GST_FLOW_NOT_SUPPORTED;
-}
-
-/* Frames in flight add (depth - 1) frame durations of latency. */
+/* The planes of negotiated caps. GStreamer 1.22's CUDA allocator places the V plane of
+ * I420/YV12 one row too early when the height is odd (fixed in 1.24): warn. A field of
+ * interlace-mode=alternate is blurred on its own, its rows two frame rows apart, so its vertical
+ * sigma is halved (the same blur on screen). */
 static gboolean
-gst_cuda_gaussian_latency_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
+gst_cuda_gaussian_configure (GstCudaFilter * filter, const GstVideoInfo * in,
+    const GstVideoInfo * out G_GNUC_UNUSED, FrameLayout * layout)
 {
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
-    return FALSE;
-  if (!gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query))
-    return FALSE;
-
-  gboolean live;
-  GstClockTime min, max;
-  gst_query_parse_latency (query, &live, &min, &max);
-  const gint fps_n = GST_VIDEO_INFO_FPS_N (&self->info);
-  const gint fps_d = GST_VIDEO_INFO_FPS_D (&self->info);
-  if (self->depth > 1 && fps_n > 0 && fps_d > 0) {
-    const GstClockTime extra = gst_util_uint64_scale (GST_SECOND,
-        (guint64) fps_d * (self->depth - 1), fps_n);
-    min += extra;
-    if (GST_CLOCK_TIME_IS_VALID (max))
-      max += extra;
-  }
-  gst_query_set_latency (query, live, min, max);
-  return TRUE;
-}
-
-static gboolean
-gst_cuda_gaussian_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (self), query, self->context))
-    return TRUE;
-  if (gst_cuda_gaussian_latency_query (trans, direction, query))
-    return TRUE;
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-}
-
-/* Releases every GPU resource of the queue inside its context. */
-static void
-gst_cuda_gaussian_free_queue (GstCudaGaussian * self)
-{
-  if (!self->queue)
-    return;
-  if (!gst_cuda_element_release_in_context (self->context,
-          [self] { delete self->queue; }))
-    GST_ERROR_OBJECT (self, "could not push CUDA context; leaking GPU state");
-  self->queue = NULL;
-}
-
-static gboolean
-gst_cuda_gaussian_start (GstBaseTransform * trans)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  if (!gst_cuda_element_open (GST_ELEMENT (self), self->device_id, &self->context))
-    return FALSE;
-  self->queue = new FrameQueue (GST_ELEMENT (self), self->context);
-  const gboolean ok = self->queue->init ();
-  gst_cuda_context_pop (NULL);
-  if (!ok) {
-    gst_cuda_gaussian_free_queue (self);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-static gboolean
-gst_cuda_gaussian_stop (GstBaseTransform * trans)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  gst_cuda_gaussian_free_queue (self);
-  gst_clear_object (&self->context);
-  return TRUE;
-}
-
-/* ---------------------------------------------------------------- caps and allocation */
-
-
-static gboolean
-gst_cuda_gaussian_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps * outcaps G_GNUC_UNUSED)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-  GstVideoInfo info;
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (filter);
   std::vector < cg::PlaneSpec > planes;
 
-  if (!self->queue) {
-    GST_ERROR_OBJECT (self, "no CUDA state: was start() successful?");
+  if (!gst_cuda_gaussian_plane_specs (in, &planes)) {
+    GST_ERROR_OBJECT (self, "unsupported format %s", GST_VIDEO_INFO_NAME (in));
     return FALSE;
   }
-  if (!gst_video_info_from_caps (&info, incaps) ||
-      !gst_cuda_gaussian_plane_specs (&info, &planes)) {
-    GST_ERROR_OBJECT (self, "unsupported caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
-
-  /* Frames in flight: as set, or by whether upstream is live. */
-  guint depth = self->frames_in_flight;
-  if (depth == 0) {
-    GstQuery *latency = gst_query_new_latency ();
-    gboolean live = FALSE;
-    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), latency))
-      gst_query_parse_latency (latency, &live, NULL, NULL);
-    gst_query_unref (latency);
-    const gboolean small_cuda = gst_cuda_gaussian_caps_have_cuda_memory (incaps) &&
-        (guint64) GST_VIDEO_INFO_WIDTH (&info) * GST_VIDEO_INFO_HEIGHT (&info) <=
-        AUTO_SMALL_CUDA_PIXELS;
-    depth = live ? AUTO_FRAMES_LIVE : small_cuda ? AUTO_FRAMES_NOT_LIVE_SMALL_CUDA :
-        AUTO_FRAMES_NOT_LIVE;
-  }
-
-  /* GStreamer 1.22's CUDA allocator places the V plane of I420/YV12 one row too early when the
-   * height is odd (fixed in 1.24): the last U row and the first V row share memory. */
-  if (gst_cuda_gaussian_caps_have_cuda_memory (incaps) && (GST_VIDEO_INFO_HEIGHT (&info) & 1) &&
-      (GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_I420 ||
-          GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_YV12))
+  if (GST_VIDEO_INFO_INTERLACE_MODE (in) == GST_VIDEO_INTERLACE_MODE_ALTERNATE)
+    for (cg::PlaneSpec & p : planes)
+      p.subsample_y *= 2;
+  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
+  const gboolean cuda = caps && gst_cuda_filter_caps_have_cuda_memory (caps);
+  gst_clear_caps (&caps);
+  if (cuda && (GST_VIDEO_INFO_HEIGHT (in) & 1) &&
+      (GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_I420 ||
+          GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_YV12))
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
         ("I420/YV12 with an odd height in CUDA memory: GStreamer 1.22 stores the last U "
             "row on top of the first V row, so chroma there is unreliable."),
         ("Use an even height, system memory or NV12 (fixed in GStreamer 1.24)."));
 
-  /* New geometry: frames of the old caps were drained by the CAPS event; the next frame
-   * re-plans. */
-  if (!gst_cuda_context_push (self->context))
-    return FALSE;
-  self->queue->drop_all ();
-  self->queue->configure (info, planes, depth);
-  gst_cuda_context_pop (NULL);
-
-  const gboolean depth_changed = depth != self->depth;
-  self->depth = depth;
-  self->info = info;
-  GST_DEBUG_OBJECT (self, "%u frame(s) in flight", depth);
-  gst_cuda_gaussian_update_passthrough (self);
-  if (depth_changed)
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_latency (GST_OBJECT (self)));
+  layout->in.clear ();
+  for (const cg::PlaneSpec & p : planes)
+    layout->in.push_back (p.geometry);
+  layout->out = layout->in;
+  layout->work = "blur";
+  *self->planes = planes;
   return TRUE;
 }
 
-static gboolean
-gst_cuda_gaussian_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+static std::unique_ptr < FrameOperation >
+gst_cuda_gaussian_new_operation (GstCudaFilter * filter)
 {
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  return gst_cuda_element_propose_allocation (trans, self->context, decide_query,
-      query);
+  return std::make_unique < GaussianOperation > (*GST_CUDA_GAUSSIAN (filter)->planes);
 }
-
-/* Output buffers: for CUDA memory a downstream CUDA pool of our context or a new one; for
- * system memory always our pinned pool, so the download is DMA. The base class's default would
- * replace the pool's allocator with downstream's, so the pool is configured here, completely. */
-static gboolean
-gst_cuda_gaussian_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query,
-      MAX (self->depth, 1u));
-}
-
-/* ---------------------------------------------------------------- streaming */
-
-/* Pushes every frame in flight downstream, oldest first (before a serialized event, so that
- * events and buffers keep their order, and at EOS). */
-static GstFlowReturn
-gst_cuda_gaussian_drain (GstCudaGaussian * self)
-{
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  if (!self->queue || self->queue->pending () == 0)
-    return GST_FLOW_OK;
-  if (!gst_cuda_context_push (self->context))
-    return GST_FLOW_ERROR;
-  while (self->queue->pending () > 0) {
-    GstBuffer *buf = NULL;
-    GstFlowReturn r = self->queue->finish_oldest (&buf);
-    if (r == GST_FLOW_OK && ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
-    else
-      gst_clear_buffer (&buf);
-    if (r != GST_FLOW_OK)
-      ret = r;
-  }
-  gst_cuda_context_pop (NULL);
-  return ret;
-}
-
-static gboolean
-gst_cuda_gaussian_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    if (self->queue && gst_cuda_context_push (self->context)) {
-      self->queue->drop_all ();
-      gst_cuda_context_pop (NULL);
-    }
-  } else if (GST_EVENT_IS_SERIALIZED (event)) {
-    gst_cuda_gaussian_drain (self);
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
-}
-
-/* Starts a frame: its output buffer (metadata copied by the base class) and GPU work are
- * queued; generate_output hands frames out once `depth` are in flight. */
-static GstFlowReturn
-gst_cuda_gaussian_submit_input_buffer (GstBaseTransform * trans,
-    gboolean is_discont, GstBuffer * input)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-  GstBaseTransformClass *parent = GST_BASE_TRANSFORM_CLASS (parent_class);
-
-  if (gst_base_transform_is_passthrough (trans))
-    return parent->submit_input_buffer (trans, is_discont, input);
-  if (!self->queue) {
-    gst_buffer_unref (input);
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Element is not started."),
-        (NULL));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-
-  /* What the default submit does first: renegotiate and pick a pool if downstream asked. */
-  if (!gst_base_transform_reconfigure (trans)) {
-    gst_buffer_unref (input);
-    return GST_PAD_IS_FLUSHING (GST_BASE_TRANSFORM_SRC_PAD (trans)) ?
-        GST_FLOW_FLUSHING : GST_FLOW_NOT_NEGOTIATED;
-  }
-  GstBuffer *output = NULL;
-  GstFlowReturn ret = parent->prepare_output_buffer (trans, input, &output);
-  if (ret != GST_FLOW_OK || !output) {
-    gst_buffer_unref (input);
-    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
-  }
-  if (!gst_cuda_context_push (self->context)) {
-    gst_buffer_unref (input);
-    gst_buffer_unref (output);
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  ret = self->queue->launch (input, output, gst_cuda_gaussian_snapshot (self));
-  gst_cuda_context_pop (NULL);
-  return ret;
-}
-
-static GstFlowReturn
-gst_cuda_gaussian_generate_output (GstBaseTransform * trans,
-    GstBuffer ** outbuf)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (trans);
-  const guint pending = self->queue ? self->queue->pending () : 0;
-
-  *outbuf = NULL;
-  /* A passthrough buffer waits behind the frames still in flight. */
-  if (pending == 0)
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
-        outbuf);
-  if (pending < self->queue->depth () && trans->queued_buf == NULL)
-    return GST_FLOW_OK;
-
-  if (!gst_cuda_context_push (self->context))
-    return GST_FLOW_ERROR;
-  GstFlowReturn ret = self->queue->finish_oldest (outbuf);
-  gst_cuda_context_pop (NULL);
-  return ret;
-}
-
-/* ---------------------------------------------------------------- GObject */
 
 static void
 gst_cuda_gaussian_finalize (GObject * object)
 {
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
-
-  gst_cuda_gaussian_free_queue (self);
-  gst_clear_object (&self->context);
+  delete GST_CUDA_GAUSSIAN (object)->planes;
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
+
+/* ---------------------------------------------------------------- GObject */
 
 static void
 gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   const GParamFlags live = (GParamFlags) (G_PARAM_READWRITE |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
       G_PARAM_STATIC_STRINGS);
@@ -860,26 +402,6 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           "How pixels beyond the frame edges are made up",
           GST_TYPE_CUDA_GAUSSIAN_BORDER, (gint) DEFAULT_BORDER,
           mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "The GPU to use (-1 = any; a context shared by neighbouring CUDA "
-          "elements is preferred)", -1, G_MAXINT, DEFAULT_DEVICE_ID,
-          (GParamFlags) (G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-              G_PARAM_STATIC_STRINGS)));
-
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames on the GPU at once, so that uploads, blurs and downloads of "
-          "consecutive frames overlap (each adds a frame of latency; below 4K "
-          "consecutive frames also blur on their own CUDA streams, and from 8 on, "
-          "frames below Full HD blur a quarter of them per kernel launch, so that "
-          "small frames fill the GPU); 0 = auto: 1 for live sources; otherwise 8 for "
-          "frames in CUDA memory of at most half a Full HD frame's pixels (SD, HD), "
-          "3 for the rest",
-          0, MAX_FRAMES_IN_FLIGHT,
-          DEFAULT_FRAMES_IN_FLIGHT, (GParamFlags) (G_PARAM_READWRITE |
-              GST_PARAM_MUTABLE_READY | G_PARAM_STATIC_STRINGS)));
-
   g_object_class_install_property (gobject_class, PROP_START_UP,
       g_param_spec_enum ("start-up", "Start-up",
           "How the recursive algorithms start at the frame edges",
@@ -942,31 +464,15 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
           GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD, (gint) DEFAULT_BOX_METHOD, mutable_playing));
 
   gst_element_class_set_static_metadata (element_class,
-      "CUDA Gaussian blur", "Filter/Effect/Video",
+      "CUDA Gaussian blur", "Filter/Effect/Video/Hardware",
       "Blurs video with an exact Gaussian on an NVIDIA GPU",
-      "cudagaussian developers");
+      "cudagaussian developers <cudagaussian@users.noreply.github.com>");
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_set_context);
-
-  trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_stop);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_set_caps);
-  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_video_get_unit_size);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_query);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_decide_allocation);
-  trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_element_sync_values);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_transform);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_gaussian_sink_event);
-  trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_submit_input_buffer);
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_cuda_gaussian_generate_output);
+  GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
+  filter_class->configure = gst_cuda_gaussian_configure;
+  filter_class->snapshot = gst_cuda_gaussian_snapshot;
+  filter_class->new_operation = gst_cuda_gaussian_new_operation;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_ALGORITHM,
       (GstPluginAPIFlags) 0);
@@ -984,6 +490,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
       "CUDA Gaussian blur");
+  filter_class->category = gst_cuda_gaussian_debug;
 }
 
 static void
@@ -994,8 +501,6 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->algorithm = DEFAULT_ALGORITHM;
   self->truncate = DEFAULT_TRUNCATE;
   self->border = DEFAULT_BORDER;
-  self->device_id = DEFAULT_DEVICE_ID;
-  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   self->recursive.start = DEFAULT_START_UP;
   self->recursive.split = DEFAULT_PARTITIONS;
   self->recursive.segments = DEFAULT_SEGMENTS;
@@ -1006,7 +511,5 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->edge_filter = DEFAULT_EDGE_FILTER;
   self->coefficients = DEFAULT_COEFFICIENTS;
   self->box_method = DEFAULT_BOX_METHOD;
-  self->depth = 1;
-  gst_video_info_init (&self->info);
-  gst_cuda_gaussian_update_passthrough (self);
+  self->planes = new std::vector < cg::PlaneSpec > ();
 }

@@ -1,6 +1,5 @@
-/* GStreamer
- * cudagaussian: Gaussian blur of raw video on NVIDIA GPUs.
- */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudagaussian: Gaussian blur of raw video on NVIDIA GPUs. */
 #pragma once
 
 #include <gst/gst.h>
@@ -8,32 +7,13 @@
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 
+#include "gaussian_enums.h"
+#include "gstcudafilter.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_GAUSSIAN (gst_cuda_gaussian_get_type ())
-G_DECLARE_FINAL_TYPE (GstCudaGaussian, gst_cuda_gaussian, GST, CUDA_GAUSSIAN,
-    GstBaseTransform);
-
-#define GST_TYPE_CUDA_GAUSSIAN_ALGORITHM (gst_cuda_gaussian_algorithm_get_type ())
-GType gst_cuda_gaussian_algorithm_get_type (void);
-
-#define GST_TYPE_CUDA_GAUSSIAN_BORDER (gst_cuda_gaussian_border_get_type ())
-GType gst_cuda_gaussian_border_get_type (void);
-
-#define GST_TYPE_CUDA_GAUSSIAN_START_UP (gst_cuda_gaussian_start_up_get_type ())
-GType gst_cuda_gaussian_start_up_get_type (void);
-
-#define GST_TYPE_CUDA_GAUSSIAN_PARTITIONS (gst_cuda_gaussian_partitions_get_type ())
-GType gst_cuda_gaussian_partitions_get_type (void);
-
-#define GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER (gst_cuda_gaussian_edge_filter_get_type ())
-GType gst_cuda_gaussian_edge_filter_get_type (void);
-
-#define GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS (gst_cuda_gaussian_coefficients_get_type ())
-GType gst_cuda_gaussian_coefficients_get_type (void);
-
-#define GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD (gst_cuda_gaussian_box_method_get_type ())
-GType gst_cuda_gaussian_box_method_get_type (void);
+G_DECLARE_FINAL_TYPE (GstCudaGaussian, gst_cuda_gaussian, GST, CUDA_GAUSSIAN, GstCudaFilter);
 
 GST_ELEMENT_REGISTER_DECLARE (cudagaussian);
 

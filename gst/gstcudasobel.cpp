@@ -45,14 +45,9 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
-#include "device_memory.h"
-#include "cuda_allocation.h"
-#include "cuda_element_context.h"
-#include "host_registration.h"
-#include "sobel.h"
-#include "video_planes.h"
+#include "sobel_operation.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_sobel_debug);
+GST_DEBUG_CATEGORY (gst_cuda_sobel_debug);
 #define GST_CAT_DEFAULT gst_cuda_sobel_debug
 
 namespace cg = cudagaussian;
@@ -62,38 +57,26 @@ enum
   PROP_0,
   PROP_OUTPUT,
   PROP_SCALE,
-  PROP_DEVICE_ID,
 };
 
 #define DEFAULT_OUTPUT cg::SobelOutput::Magnitude
 #define DEFAULT_SCALE 1.0
-#define DEFAULT_DEVICE_ID -1
-
-/* GPU state, created in start() and deleted in stop(), with the context pushed. */
-struct SobelGpu
-{
-  cg::CudaStream stream;
-  cg::DevicePlane in, out;      /* staging for system memory, allocated on first use */
-};
 
 struct _GstCudaSobel
 {
-  GstBaseTransform parent;
+  GstCudaFilter parent;
 
   /* properties, under the object lock */
   cg::SobelOutput output;
   gdouble scale;
-  gint device_id;
 
-  /* streaming state */
-  GstCudaContext *context;
-  GstVideoInfo in_info, out_info;
+  /* the negotiated caps */
+  int width, height, out_bytes;
   cg::SobelLayout layout;
-  SobelGpu *gpu;
 };
 
 #define gst_cuda_sobel_parent_class parent_class
-G_DEFINE_TYPE (GstCudaSobel, gst_cuda_sobel, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE (GstCudaSobel, gst_cuda_sobel, GST_TYPE_CUDA_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudasobel, "cudasobel", GST_RANK_NONE,
     GST_TYPE_CUDA_SOBEL);
 
@@ -148,9 +131,6 @@ gst_cuda_sobel_set_property (GObject * object, guint prop_id,
     case PROP_SCALE:
       self->scale = g_value_get_double (value);
       break;
-    case PROP_DEVICE_ID:
-      self->device_id = g_value_get_int (value);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -172,9 +152,6 @@ gst_cuda_sobel_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_SCALE:
       g_value_set_double (value, self->scale);
       break;
-    case PROP_DEVICE_ID:
-      g_value_set_int (value, self->device_id);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -182,81 +159,18 @@ gst_cuda_sobel_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static cg::SobelSettings
-gst_cuda_sobel_snapshot (GstCudaSobel * self)
+/* The settings of the next frame, read once for it under the object lock. */
+static FrameSettingsPtr
+gst_cuda_sobel_snapshot (GstCudaFilter * filter)
 {
-  cg::SobelSettings s;
+  GstCudaSobel *self = GST_CUDA_SOBEL (filter);
+  auto settings = std::make_shared < SobelFrameSettings > ();
 
   GST_OBJECT_LOCK (self);
-  s.output = self->output;
-  s.scale = self->scale;
+  settings->sobel.output = self->output;
+  settings->sobel.scale = self->scale;
   GST_OBJECT_UNLOCK (self);
-  return s;
-}
-
-/* ---------------------------------------------------------------- CUDA context */
-
-static void
-gst_cuda_sobel_set_context (GstElement * element, GstContext * context)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (element);
-
-  gst_cuda_handle_set_context (element, context, self->device_id,
-      &self->context);
-  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
-}
-
-static gboolean
-gst_cuda_sobel_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (self), query, self->context))
-    return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-}
-
-static void
-gst_cuda_sobel_free_gpu (GstCudaSobel * self)
-{
-  if (!self->gpu)
-    return;
-  if (!gst_cuda_element_release_in_context (self->context,
-          [self] { delete self->gpu; }))
-    GST_ERROR_OBJECT (self, "could not push CUDA context; leaking GPU state");
-  self->gpu = NULL;
-}
-
-static gboolean
-gst_cuda_sobel_start (GstBaseTransform * trans)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-
-  if (!gst_cuda_element_open (GST_ELEMENT (self), self->device_id, &self->context))
-    return FALSE;
-  self->gpu = new SobelGpu;
-  const cg::Status st = self->gpu->stream.create ();
-  gst_cuda_context_pop (NULL);
-  if (!st.ok ()) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("Could not create a CUDA stream."),
-        ("%s", st.message.c_str ()));
-    gst_cuda_sobel_free_gpu (self);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-static gboolean
-gst_cuda_sobel_stop (GstBaseTransform * trans)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-
-  gst_cuda_sobel_free_gpu (self);
-  gst_clear_object (&self->context);
-  return TRUE;
+  return settings;
 }
 
 /* ---------------------------------------------------------------- caps */
@@ -383,213 +297,56 @@ out_bytes (const GstVideoInfo * info)
   return GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY16_LE ? 2 : 1;
 }
 
+/* The planes of negotiated caps: one interleaved input plane, one gray output plane. */
 static gboolean
-gst_cuda_sobel_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps * outcaps)
+gst_cuda_sobel_configure (GstCudaFilter * filter, const GstVideoInfo * in,
+    const GstVideoInfo * out, FrameLayout * layout)
 {
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-  GstVideoInfo in_info, out_info;
-  cg::SobelLayout layout;
+  GstCudaSobel *self = GST_CUDA_SOBEL (filter);
+  cg::SobelLayout sobel;
 
-  if (!self->gpu) {
-    GST_ERROR_OBJECT (self, "no CUDA state: was start() successful?");
+  if (!sobel_layout (in, &sobel)) {
+    GST_ERROR_OBJECT (self, "unsupported input format %s", GST_VIDEO_INFO_NAME (in));
     return FALSE;
   }
-  if (!gst_video_info_from_caps (&in_info, incaps)
-      || !sobel_layout (&in_info, &layout)) {
-    GST_ERROR_OBJECT (self, "unsupported input caps %" GST_PTR_FORMAT, incaps);
+  if (GST_VIDEO_INFO_FORMAT (out) != GST_VIDEO_FORMAT_GRAY8
+      && GST_VIDEO_INFO_FORMAT (out) != GST_VIDEO_FORMAT_GRAY16_LE) {
+    GST_ERROR_OBJECT (self, "unsupported output format %s", GST_VIDEO_INFO_NAME (out));
     return FALSE;
   }
-  if (!gst_video_info_from_caps (&out_info, outcaps)
-      || (GST_VIDEO_INFO_FORMAT (&out_info) != GST_VIDEO_FORMAT_GRAY8
-          && GST_VIDEO_INFO_FORMAT (&out_info) != GST_VIDEO_FORMAT_GRAY16_LE)) {
-    GST_ERROR_OBJECT (self, "unsupported output caps %" GST_PTR_FORMAT,
-        outcaps);
+  if (GST_VIDEO_INFO_WIDTH (in) != GST_VIDEO_INFO_WIDTH (out)
+      || GST_VIDEO_INFO_HEIGHT (in) != GST_VIDEO_INFO_HEIGHT (out)) {
+    GST_ERROR_OBJECT (self, "input and output sizes differ");
     return FALSE;
   }
-  if (GST_VIDEO_INFO_WIDTH (&in_info) != GST_VIDEO_INFO_WIDTH (&out_info)
-      || GST_VIDEO_INFO_HEIGHT (&in_info) != GST_VIDEO_INFO_HEIGHT (&out_info)) {
-    GST_ERROR_OBJECT (self, "input and output sizes differ: %" GST_PTR_FORMAT
-        " -> %" GST_PTR_FORMAT, incaps, outcaps);
-    return FALSE;
-  }
+  self->width = GST_VIDEO_INFO_WIDTH (in);
+  self->height = GST_VIDEO_INFO_HEIGHT (in);
+  self->out_bytes = out_bytes (out);
+  self->layout = sobel;
 
-  /* New geometry: staging planes are reallocated on the next system-memory frame. */
-  if (!gst_cuda_context_push (self->context))
-    return FALSE;
-  self->gpu->in.release ();
-  self->gpu->out.release ();
-  gst_cuda_context_pop (NULL);
-
-  self->in_info = in_info;
-  self->out_info = out_info;
-  self->layout = layout;
+  cg::PlaneGeometry in_plane, out_plane;
+  in_plane.width = out_plane.width = self->width;
+  in_plane.height = out_plane.height = self->height;
+  in_plane.channels = sobel.channels;
+  out_plane.bytes_per_sample = self->out_bytes;
+  layout->in = { in_plane };
+  layout->out = { out_plane };
+  layout->work = "Sobel filter";
   GST_DEBUG_OBJECT (self, "%s %dx%d (%d channels, R %d G %d B %d) -> %s",
-      GST_VIDEO_INFO_NAME (&in_info), GST_VIDEO_INFO_WIDTH (&in_info),
-      GST_VIDEO_INFO_HEIGHT (&in_info), layout.channels, layout.r, layout.g,
-      layout.b, GST_VIDEO_INFO_NAME (&out_info));
+      GST_VIDEO_INFO_NAME (in), self->width, self->height, sobel.channels, sobel.r, sobel.g,
+      sobel.b, GST_VIDEO_INFO_NAME (out));
   return TRUE;
 }
 
-/* ---------------------------------------------------------------- allocation */
-
-static gboolean
-gst_cuda_sobel_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+static std::unique_ptr < FrameOperation >
+gst_cuda_sobel_new_operation (GstCudaFilter * filter)
 {
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-
-  return gst_cuda_element_propose_allocation (trans, self->context, decide_query,
-      query);
-}
-
-/* Output buffers: for CUDA memory a downstream CUDA pool of our context or a new one; for
- * system memory always our pinned pool, so the download is DMA. */
-static gboolean
-gst_cuda_sobel_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-
-  return gst_cuda_gaussian_decide_pool (GST_ELEMENT (self), self->context, query, 1);
-}
-
-/* ---------------------------------------------------------------- streaming */
-
-static GstFlowReturn
-gst_cuda_sobel_fail (GstCudaSobel * self, const char *text,
-    const cg::Status & st)
-{
-  if (st.cuda == cudaSuccess)
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%s: %s", text,
-            st.message.c_str ()), (NULL));
-  else
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s", text), ("%s",
-            st.message.c_str ()));
-  return GST_FLOW_ERROR;
-}
-
-/* One frame, synchronously: upload (system memory), filter, download (system memory), wait.
- * With the context pushed. */
-static GstFlowReturn
-gst_cuda_sobel_process (GstCudaSobel * self, GstBuffer * inbuf,
-    GstBuffer * outbuf, const cg::SobelSettings & settings)
-{
-  SobelGpu *gpu = self->gpu;
-  const gboolean in_device = gst_cuda_element_is_device_buffer (inbuf, self->context);
-  const gboolean out_device = gst_cuda_element_is_device_buffer (outbuf, self->context);
-  GstVideoFrame in_frame, out_frame;
-
-  if (!in_device)
-    gst_cuda_gaussian_register_reused_memory (self->context, inbuf);
-  if (!gst_video_frame_map (&in_frame, &self->in_info, inbuf,
-          (GstMapFlags) (GST_MAP_READ | (in_device ? GST_MAP_CUDA : 0)))) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map the input frame: the buffer may be smaller than its caps "
-            "describe."), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
-          (GstMapFlags) (GST_MAP_WRITE | (out_device ? GST_MAP_CUDA : 0)))) {
-    gst_video_frame_unmap (&in_frame);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame."),
-        (NULL));
-    return GST_FLOW_ERROR;
-  }
-
-  const int width = GST_VIDEO_INFO_WIDTH (&self->in_info);
-  const int height = GST_VIDEO_INFO_HEIGHT (&self->in_info);
-  const int obytes = out_bytes (&self->out_info);
-  const size_t in_row = (size_t) width * self->layout.channels;
-  const size_t out_row = (size_t) width * obytes;
-  cudaStream_t stream = gpu->stream.get ();
-  void *in_data = GST_VIDEO_FRAME_PLANE_DATA (&in_frame, 0);
-  const size_t in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, 0);
-  void *out_data = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, 0);
-  const size_t out_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
-  cg::Status st;
-
-  cg::SobelPlane src;
-  src.width = width;
-  src.height = height;
-  src.layout = self->layout;
-  if (in_device) {
-    src.data = in_data;
-    src.pitch = in_stride;
-  } else {
-    if (!gpu->in.get ())
-      st = gpu->in.allocate (in_row, height);
-    if (st.ok ())
-      st = cg::copy_2d_async (gpu->in.get (), gpu->in.pitch (), in_data,
-          in_stride, in_row, height, stream);
-    src.data = gpu->in.get ();
-    src.pitch = gpu->in.pitch ();
-  }
-
-  cg::SobelTarget dst;
-  dst.bytes_per_sample = obytes;
-  if (out_device) {
-    dst.data = out_data;
-    dst.pitch = out_stride;
-  } else {
-    if (st.ok () && !gpu->out.get ())
-      st = gpu->out.allocate (out_row, height);
-    dst.data = gpu->out.get ();
-    dst.pitch = gpu->out.pitch ();
-  }
-
-  if (st.ok ())
-    st = cg::sobel (src, dst, settings, stream);
-  if (st.ok () && !out_device)
-    st = cg::copy_2d_async (out_data, out_stride, dst.data, dst.pitch, out_row,
-        height, stream);
-  /* Always wait: nothing queued may touch the frames once they are unmapped. 1.22's
-   * GstCudaMemory has no stream either, so the output must be complete when it leaves. */
-  const cg::Status synced = gpu->stream.synchronize ();
-  if (st.ok ())
-    st = synced;
-
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
-  if (!st.ok ())
-    return gst_cuda_sobel_fail (self, st.cuda == cudaSuccess ?
-        "Invalid Sobel settings" : "The Sobel filter failed on the GPU.", st);
-  return GST_FLOW_OK;
-}
-
-static GstFlowReturn
-gst_cuda_sobel_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (trans);
-
-  if (!self->gpu) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Element is not started."),
-        (NULL));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  const cg::SobelSettings settings = gst_cuda_sobel_snapshot (self);
-  if (!gst_cuda_context_push (self->context)) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  const GstFlowReturn ret = gst_cuda_sobel_process (self, inbuf, outbuf,
-      settings);
-  gst_cuda_context_pop (NULL);
-  return ret;
+  GstCudaSobel *self = GST_CUDA_SOBEL (filter);
+  return std::make_unique < SobelOperation > (self->width, self->height, self->layout,
+      self->out_bytes);
 }
 
 /* ---------------------------------------------------------------- GObject */
-
-static void
-gst_cuda_sobel_finalize (GObject * object)
-{
-  GstCudaSobel *self = GST_CUDA_SOBEL (object);
-
-  gst_cuda_sobel_free_gpu (self);
-  gst_clear_object (&self->context);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
 
 static void
 gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
@@ -600,7 +357,6 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
 
   gobject_class->set_property = gst_cuda_sobel_set_property;
   gobject_class->get_property = gst_cuda_sobel_get_property;
-  gobject_class->finalize = gst_cuda_sobel_finalize;
 
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
@@ -616,42 +372,27 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
           0.0, cg::kSobelMaxScale, DEFAULT_SCALE, (GParamFlags) (G_PARAM_READWRITE
               | GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
               G_PARAM_STATIC_STRINGS)));
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "The GPU to use (-1 = any; a context shared by neighbouring CUDA "
-          "elements is preferred)", -1, G_MAXINT, DEFAULT_DEVICE_ID,
-          (GParamFlags) (G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-              G_PARAM_STATIC_STRINGS)));
-
   gst_element_class_set_static_metadata (element_class,
-      "CUDA Sobel edge detector", "Filter/Effect/Converter/Video",
+      "CUDA Sobel edge detector", "Filter/Effect/Converter/Video/Hardware",
       "Sobel gradient magnitude or direction of video (GRAY8 or RGB in, GRAY8 or "
-      "GRAY16_LE out) on an NVIDIA GPU", "cudagaussian developers");
+      "GRAY16_LE out) on an NVIDIA GPU",
+      "cudagaussian developers <cudagaussian@users.noreply.github.com>");
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_sobel_set_context);
-
-  trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_sobel_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_sobel_stop);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_sobel_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_sobel_fixate_caps);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_sobel_set_caps);
-  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_video_get_unit_size);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_sobel_query);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_sobel_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_sobel_decide_allocation);
-  trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_element_sync_values);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_sobel_transform);
+
+  GstCudaFilterClass *filter_class = GST_CUDA_FILTER_CLASS (klass);
+  filter_class->configure = gst_cuda_sobel_configure;
+  filter_class->snapshot = gst_cuda_sobel_snapshot;
+  filter_class->new_operation = gst_cuda_sobel_new_operation;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SOBEL_OUTPUT,
       (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_sobel_debug, "cudasobel", 0,
       "CUDA Sobel edge detector");
+  filter_class->category = gst_cuda_sobel_debug;
 }
 
 static void
@@ -659,8 +400,5 @@ gst_cuda_sobel_init (GstCudaSobel * self)
 {
   self->output = DEFAULT_OUTPUT;
   self->scale = DEFAULT_SCALE;
-  self->device_id = DEFAULT_DEVICE_ID;
   self->layout = cg::SobelLayout ();
-  gst_video_info_init (&self->in_info);
-  gst_video_info_init (&self->out_info);
 }

@@ -1,6 +1,5 @@
-/* GStreamer
- * cudasobel: Sobel edge detection of raw video on NVIDIA GPUs (same plugin as cudagaussian).
- */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudasobel: Sobel edge detection of raw video on NVIDIA GPUs (same plugin as cudagaussian). */
 #pragma once
 
 #include <gst/gst.h>
@@ -8,10 +7,12 @@
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 
+#include "gstcudafilter.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_SOBEL (gst_cuda_sobel_get_type ())
-G_DECLARE_FINAL_TYPE (GstCudaSobel, gst_cuda_sobel, GST, CUDA_SOBEL, GstBaseTransform);
+G_DECLARE_FINAL_TYPE (GstCudaSobel, gst_cuda_sobel, GST, CUDA_SOBEL, GstCudaFilter);
 
 #define GST_TYPE_CUDA_SOBEL_OUTPUT (gst_cuda_sobel_output_get_type ())
 GType gst_cuda_sobel_output_get_type (void);

@@ -1,11 +1,11 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "host_registration.h"
+
+#include <mutex>
 
 #include <gst/cuda/gstcudamemory.h>
 
 #include "device_memory.h"
-
-GST_DEBUG_CATEGORY_EXTERN (gst_cuda_gaussian_debug);
-#define GST_CAT_DEFAULT gst_cuda_gaussian_debug
 
 namespace cg = cudagaussian;
 
@@ -15,6 +15,9 @@ struct Registration
   GstCudaContext *context;
   void *data;                   /* NULL: nothing to undo (already pinned, or refused) */
 };
+
+/* The check and the marking of a memory are one step for every element of the process. */
+static std::mutex registration_lock;
 
 static GQuark
 seen_quark (void)
@@ -44,9 +47,11 @@ registration_free (gpointer user_data)
 }
 
 void
-gst_cuda_gaussian_register_reused_memory (GstCudaContext * context,
-    GstBuffer * buffer)
+gst_cuda_filter_register_host_memory (GstElement * element, GstDebugCategory * category,
+    GstCudaContext * context, GstBuffer * buffer)
 {
+  std::lock_guard < std::mutex > guard (registration_lock);
+
   for (guint i = 0; i < gst_buffer_n_memory (buffer); i++) {
     GstMemory *mem = gst_buffer_peek_memory (buffer, i);
     GstMiniObject *obj = GST_MINI_OBJECT_CAST (mem);
@@ -70,8 +75,8 @@ gst_cuda_gaussian_register_reused_memory (GstCudaContext * context,
       if (st.ok ())
         r->data = map.data;
       else
-        GST_DEBUG ("could not page-lock %" G_GSIZE_FORMAT " bytes: %s", map.size,
-            st.message.c_str ());
+        GST_CAT_DEBUG_OBJECT (category, element, "could not page-lock %" G_GSIZE_FORMAT
+            " bytes: %s", map.size, st.message.c_str ());
     }
     gst_memory_unmap (mem, &map);
     gst_mini_object_set_qdata (obj, registration_quark (), r, registration_free);

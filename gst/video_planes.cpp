@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "video_planes.h"
 
 gboolean
@@ -53,15 +54,4 @@ gst_cuda_gaussian_plane_specs (const GstVideoInfo * info,
     specs->push_back (spec);
   }
   return !specs->empty ();
-}
-
-gboolean
-gst_cuda_video_get_unit_size (GstBaseTransform * trans G_GNUC_UNUSED, GstCaps * caps, gsize * size)
-{
-  GstVideoInfo info;
-
-  if (!gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
-  return TRUE;
 }

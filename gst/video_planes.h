@@ -1,9 +1,9 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Maps a GstVideoInfo to the plain plane descriptions of kernels/frame_blur.h. */
 #pragma once
 
 #include <vector>
 
-#include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
 #include "frame_blur.h"
@@ -24,6 +24,3 @@
  * layout the kernels cannot handle. */
 gboolean gst_cuda_gaussian_plane_specs (const GstVideoInfo * info,
     std::vector<cudagaussian::PlaneSpec> * specs);
-
-/* GstBaseTransform::get_unit_size of both elements: one raw video frame of @caps. */
-gboolean gst_cuda_video_get_unit_size (GstBaseTransform * trans, GstCaps * caps, gsize * size);

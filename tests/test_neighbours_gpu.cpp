@@ -144,13 +144,16 @@ toggle_while_streaming (guint depth, bool cuda, guint frames)
   gst_harness_teardown (h);
 }
 
+/* CG_SOAK_FRAMES=N spreads N frames over the six runs (a soak); 400 each by default. */
 GST_START_TEST (test_passthrough_switched_from_another_thread)
 {
+  const char *soak = g_getenv ("CG_SOAK_FRAMES");
+  const guint frames = soak ? MAX ((guint) g_ascii_strtoull (soak, NULL, 10) / 6, 1u) : 400;
   for (guint depth : { 1u, 3u, 8u })
-    toggle_while_streaming (depth, false, 400);
+    toggle_while_streaming (depth, false, frames);
   if (cgt::have_cudaupload ())
     for (guint depth : { 1u, 3u, 8u })
-      toggle_while_streaming (depth, true, 400);
+      toggle_while_streaming (depth, true, frames);
 }
 GST_END_TEST;
 
@@ -446,7 +449,10 @@ GST_START_TEST (test_interlaced_caps)
     GstHarness *h = cgt::new_blur_harness (1, g_ctx);
     GstBus *bus = cgt::attach_bus (h->element);
     std::string caps = caps_string ("RGBA", 64, 48) + ",interlace-mode=" + mode;
-    gst_harness_set_src_caps_str (h, caps.c_str ());
+    gst_harness_push_event (h, gst_event_new_caps (gst_caps_from_string (caps.c_str ())));
+    GstSegment segment;
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    gst_harness_push_event (h, gst_event_new_segment (&segment));
     const GstVideoInfo info = video_info ("RGBA", 64, 48);
     fail_unless_equals_int (gst_harness_push (h, cgt::new_random_frame (info, 1)),
         GST_FLOW_NOT_NEGOTIATED);

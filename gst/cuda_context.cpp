@@ -1,12 +1,22 @@
-#include "cuda_element_context.h"
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cuda_context.h"
 
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+/* Devices the driver sees; -1 when it cannot tell. */
+static int
+cuda_device_count (void)
+{
+  int count = 0;
+  if (CuInit (0) != CUDA_SUCCESS || CuDeviceGetCount (&count) != CUDA_SUCCESS)
+    return -1;
+  return count;
+}
+
 gboolean
-gst_cuda_element_open (GstElement * element, gint device_id,
-    GstCudaContext ** context)
+gst_cuda_filter_open_context (GstElement * element, gint device_id, GstCudaContext ** context)
 {
   if (!gst_cuda_load_library ()) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
@@ -16,11 +26,19 @@ gst_cuda_element_open (GstElement * element, gint device_id,
             "library path."));
     return FALSE;
   }
+  const int devices = cuda_device_count ();
+  if (device_id >= 0 && devices >= 0 && device_id >= devices && !*context) {
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("There is no CUDA device with id %d; this machine has %d.", device_id, devices),
+        ("cuda-device-id counts from 0; -1 takes any device."));
+    return FALSE;
+  }
   if (!gst_cuda_ensure_element_context (element, device_id, context)) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("No CUDA device is available (cuda-device-id=%d).", device_id),
+        ("No CUDA device is available (cuda-device-id=%d, %d device(s) found).", device_id,
+            MAX (devices, 0)),
         ("Could not create a CUDA context; check that an NVIDIA GPU is present "
-            "and that cuda-device-id names one of them."));
+            "and that its driver works (nvidia-smi)."));
     return FALSE;
   }
   if (!gst_cuda_context_push (*context)) {
@@ -32,7 +50,7 @@ gst_cuda_element_open (GstElement * element, gint device_id,
 }
 
 gboolean
-gst_cuda_element_is_device_buffer (GstBuffer * buffer, GstCudaContext * context)
+gst_cuda_filter_is_device_buffer (GstBuffer * buffer, GstCudaContext * context)
 {
   if (gst_buffer_n_memory (buffer) != 1)
     return FALSE;
@@ -42,8 +60,10 @@ gst_cuda_element_is_device_buffer (GstBuffer * buffer, GstCudaContext * context)
 }
 
 void
-gst_cuda_element_sync_values (GstBaseTransform * trans, GstBuffer * buffer)
+gst_cuda_filter_sync_values (GstBaseTransform * trans, GstBuffer * buffer)
 {
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
   GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
       GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
 

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The enumerated properties of cudagaussian, as GLib enum types (what gst-inspect-1.0 lists). */
+#include "gaussian_enums.h"
+
+#include "frame_blur.h"
+
+namespace cg = cudagaussian;
+
+GType
+gst_cuda_gaussian_algorithm_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::Algorithm::Auto, "Pick the fastest exact algorithm", "auto"},
+    {(gint) cg::Algorithm::Fir,
+        "Separable FIR: sampled Gaussian taps out to truncate x sigma", "fir"},
+    {(gint) cg::Algorithm::YoungVanVliet,
+        "Recursive, Young-van Vliet 3rd order (2002 coefficients): cost independent of sigma",
+        "young-van-vliet"},
+    {(gint) cg::Algorithm::YoungVanVliet1995,
+        "Recursive, Young-van Vliet 3rd order with the 1995 coefficients (sigma >= 0.5)",
+        "young-van-vliet-1995"},
+    {(gint) cg::Algorithm::Deriche,
+        "Recursive, Deriche 4th order: cost independent of sigma, closest to a Gaussian",
+        "deriche"},
+    {(gint) cg::Algorithm::Box,
+        "Iterated box filter (box-passes passes, widths matching sigma): cost independent "
+          "of sigma, approximate", "box"},
+    {(gint) cg::Algorithm::Direct,
+        "Direct 2D convolution with the FIR taps (a baseline; radius at most 16)",
+        "direct"},
+    {(gint) cg::Algorithm::EdgeAware,
+        "Edge-aware: recursive blur in the domain-transformed space (sigma-r, iterations, "
+          "edge-filter); keeps edges sharp", "edge-aware"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianAlgorithm", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_border_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::Border::Replicate, "Repeat the edge pixel: aaa|abcd",
+        "replicate"},
+    {(gint) cg::Border::Mirror,
+        "Mirror about the edge pixel, not repeating it: cb|abcd", "mirror"},
+    {(gint) cg::Border::Reflect,
+        "Reflect about the edge, repeating the edge pixel: ba|abcd",
+        "reflect"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianBorder", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_start_up_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::StartUp::Exact,
+        "As if the frame were extended by repeating its edge pixels (exact)", "exact"},
+    {(gint) cg::StartUp::Simple,
+        "The seed paper's rule: each pass starts from its own input's edge value (inexact "
+          "near the right and bottom edges for Young-van Vliet; for comparison)", "simple"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianStartUp", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_partitions_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::LineSplit::Auto,
+        "Recursive Gaussians: block-parallel; edge-aware: k-way (Algorithm C)", "auto"},
+    {(gint) cg::LineSplit::OneWay,
+        "One GPU thread per line (few threads; edge-aware: Algorithm A)", "one-way"},
+    {(gint) cg::LineSplit::TwoWay,
+        "Each line in two halves: exact where the halves swap directions (deriche; "
+          "young-van-vliet once kappa x sigma is 1/25 of the line or more, where that "
+          "is faster), else the second warmed up over kappa x sigma pixels "
+          "(edge-aware: Algorithm C)",
+        "two-way"},
+    {(gint) cg::LineSplit::KWay,
+        "Each line in 'segments' pieces, each warmed up over kappa x sigma pixels "
+          "(edge-aware: Algorithm C)", "k-way"},
+    {(gint) cg::LineSplit::BlockParallel,
+        "Short segments joined exactly through carries (Nehab et al. 2011)",
+        "block-parallel"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianPartitions", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_edge_filter_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::EdgeFilter::Gaussian,
+        "Gaussian in the transformed domain (Gastal & Oliveira 2015; the seed's complex "
+          "Deriche form)", "gaussian"},
+    {(gint) cg::EdgeFilter::Rf,
+        "First-order recursive filter of the Domain Transform (Gastal & Oliveira 2011); "
+          "cheaper, exponential response", "rf"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianEdgeFilter", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_coefficients_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::TapSource::Table,
+        "Taps from a table (the register-blocked kernel; the default)", "table"},
+    {(gint) cg::TapSource::Incremental,
+        "Taps generated in the kernel by Turkowski's incremental method (a per-pixel "
+          "kernel, for comparison)", "incremental"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianCoefficients", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_gaussian_box_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {(gint) cg::BoxMethod::RunningSum,
+        "Running window sums in float (the default)", "running-sum"},
+    {(gint) cg::BoxMethod::Integral,
+        "Exact integer sums from summed-area tables (Pardo's integral image); the same "
+          "result as the exact reference", "integral"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaGaussianBoxMethod", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
