@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // algorithm=edge-aware on the GPU: speed of Algorithms A and C and the error of C against A.
 //
 // Speed: 2048x2048 and 1920x1080 RGBA8 (alpha not a guide), 2 iterations, sigma_r 30, sigma 5,
@@ -223,7 +224,11 @@ bool kappa_table(const std::string& data, bool quick, Csv& csv, const char* devi
 }  // namespace
 
 int main(int argc, char** argv) {
-  const BenchOptions opt = parse_bench_options(argc, argv, "bench_edge_aware.csv");
+  const BenchOptions opt = parse_bench_options(
+      &argc, &argv, "bench_edge_aware.csv",
+      "Speed of edge-aware Algorithms A and C beside a copy, and the MSE of C against A per\n"
+      "kappa on photographs. Prints Markdown; without a CUDA device a skip line (exit 0).",
+      gst_init_get_option_group());
   const std::string& data = opt.data;
   const bool quick = opt.quick;
   cudaDeviceProp prop;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Kernel benchmark: the separable FIR on a device-resident 1080p RGBA8 frame against a
 // device-to-device copy of the same frame (the floor for GPU-resident video).
 //
@@ -8,8 +9,9 @@
 // kWarmup untimed ones. The FIR's float intermediate (33 MB) is part of the algorithm and is
 // not rotated.
 //
-// Usage: bench_fir [out.csv]   (prints a Markdown table; exits 0 with a skip line without a GPU)
-//        bench_fir --sizes [out.csv]
+// Usage: bench_fir [--csv PATH | PATH]          (prints a Markdown table; exits 0 with a skip line
+//                                                without a GPU; CSV only when a path is given)
+//        bench_fir --sizes [--csv PATH | PATH]
 //   The fused FIR from SD to 4K (RGBA8, sigma 1 to 4: radius 4 to 16) with the tile height it
 //   chooses beside each fixed height, and a copy of the same frames.
 
@@ -22,6 +24,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bench_options.h"
 #include "bench_timing.h"
 #include "device_memory.h"
 #include "fir_taps.h"
@@ -119,9 +122,25 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gchar* csv_option = nullptr;
+  gboolean sizes = FALSE;
+  const GOptionEntry entries[] = {
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_option, "CSV output (also as a bare PATH; none by default)", "PATH"},
+      {"sizes", 0, 0, G_OPTION_ARG_NONE, &sizes,
+       "The fused FIR's tile heights from SD to 4K instead of the sigma table", nullptr},
+      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
+  parse_options_or_exit(&argc, &argv, "[PATH]",
+                        "The separable FIR (and the per-pixel variants) on device-resident 1080p RGBA8\n"
+                        "frames against a device-to-device copy. Prints Markdown; without a CUDA\n"
+                        "device a skip line (exit 0).",
+                        entries);
+  allow_positional_or_exit(argc, argv, 1);
+  const std::string csv = take_option_string(csv_option, argc > 1 ? argv[1] : "");
+  const char* csv_path = csv.empty() ? nullptr : csv.c_str();
+
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
-  if (argc > 1 && std::string(argv[1]) == "--sizes") return size_table(prop, argc > 2 ? argv[2] : nullptr);
+  if (sizes) return size_table(prop, csv_path);
 
   PlaneGeometry g;
   g.width = kWidth;
@@ -235,10 +254,10 @@ int main(int argc, char** argv) {
                 r.table_us, r.incremental_us, 100.0 * (r.table_us / r.incremental_us - 1.0), r.texture_us,
                 r.texture_diff);
 
-  if (argc > 1) {
-    FILE* f = std::fopen(argv[1], "w");
+  if (csv_path) {
+    FILE* f = std::fopen(csv_path, "w");
     if (!f) {
-      std::fprintf(stderr, "cannot write %s\n", argv[1]);
+      std::fprintf(stderr, "cannot write %s\n", csv_path);
       return 1;
     }
     std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,copy2d_us,copy1d_us,ratio,"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Pipeline benchmark: frames per second and per-frame latency of `cudagaussian` inside real
 // GStreamer pipelines, against the floors measured in the same run.
 //
@@ -23,7 +24,7 @@
 // queue is not counted; with frames-in-flight=1 this is the latency a live source sees.
 // Frames arrive by PTS: every frame must arrive exactly once and in order, or the run fails.
 //
-// K = 8 frames rotate, so source frames are not all cached in the GPU's L2 (DESIGN.md).
+// K = 8 frames rotate, so source frames are not all cached in the GPU's L2.
 //
 // Usage: bench_pipeline [--csv PATH] [--quick] [--only SIZE]
 //   --csv PATH  CSV output (default bench_pipeline.csv); a bare PATH argument works as well
@@ -56,6 +57,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_options.h"
 #include "device_memory.h"
 #include "frame_blur.h"
 #include "gstcudagaussian.h"
@@ -904,7 +906,7 @@ struct Report {
   std::map<double, Budget>& sweep_kernels;
 };
 
-// Markdown on stdout: the tables, then the targets of issue 6.
+// Markdown on stdout: the tables, then the targets.
 void print_report(const Report& r) {
   const std::vector<CaseResult>& case_results = r.case_results;
   std::map<double, Budget>& sweep_kernels = r.sweep_kernels;
@@ -949,7 +951,7 @@ void print_report(const Report& r) {
   std::printf("## Latency budget of one system-memory frame (pinned), sigma %g\n\n", kSigma);
   std::printf("H2D, kernel, D2H: medians of %d single operations timed with CUDA events (2D "
               "copies per plane, as the element does them).\nMeasured: median latency of the "
-              "sysmem-pinned pipeline with 1 frame in flight. Target (issue 6): ratio ≤ 1.25.\n\n",
+              "sysmem-pinned pipeline with 1 frame in flight. Target: ratio ≤ 1.25.\n\n",
               kOpSamples);
   std::printf("| format | size | H2D µs | kernel µs | D2H µs | sum µs | measured µs | measured / "
               "sum |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
@@ -1009,8 +1011,8 @@ void print_report(const Report& r) {
                   fmt(m->lat_med_ms, "%.1f").c_str(), m->status.c_str());
   }
 
-  // ---------------------------------------------------------------- targets of issue 6
-  std::printf("\n## Targets (issue 6), on %s\n\n", r.device.c_str());
+  // ---------------------------------------------------------------- targets
+  std::printf("\n## Targets, on %s\n\n", r.device.c_str());
   {
     const CaseResult* fhd = nullptr;
     for (const CaseResult& cr : case_results)
@@ -1072,27 +1074,27 @@ void print_report(const Report& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string csv_path = "bench_pipeline.csv";
-  double scale = 1.0;
+  gchar* csv_option = nullptr;
+  gboolean quick = FALSE;
+  gchar** only_option = nullptr;
+  const GOptionEntry entries[] = {
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_option,
+       "CSV output (default bench_pipeline.csv; also as a bare PATH)", "PATH"},
+      {"quick", 0, 0, G_OPTION_ARG_NONE, &quick, "A tenth of the frames, for a smoke test", nullptr},
+      {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &only_option,
+       "Only the cases of one size: SD, HD, \"Full HD\" or 4K (repeatable)", "SIZE"},
+      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
+  parse_options_or_exit(&argc, &argv, "[PATH]",
+                        "Frames per second and latency of cudagaussian in appsrc ! ... ! fakesink pipelines,\n"
+                        "against the PCIe floor measured in the same run. Prints Markdown; without a CUDA\n"
+                        "device a skip line (exit 0).",
+                        entries, gst_init_get_option_group());
+  allow_positional_or_exit(argc, argv, 1);
+  const std::string csv_path = take_option_string(csv_option, argc > 1 ? argv[1] : "bench_pipeline.csv");
+  const double scale = quick ? 0.1 : 1.0;
   std::vector<std::string> only;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--csv" && i + 1 < argc) {
-      csv_path = argv[++i];
-    } else if (a == "--quick") {
-      scale = 0.1;
-    } else if (a == "--only" && i + 1 < argc) {
-      only.push_back(argv[++i]);
-    } else if (a == "-h" || a == "--help") {
-      std::printf("usage: %s [--csv PATH] [--quick] [--only SD|HD|\"Full HD\"|4K]...\n", argv[0]);
-      return 0;
-    } else if (!a.empty() && a[0] != '-') {
-      csv_path = a;
-    } else {
-      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
-      return 2;
-    }
-  }
+  for (gchar** o = only_option; o && *o; ++o) only.push_back(*o);
+  g_strfreev(only_option);
 
   gst_init(&argc, &argv);
   if (cg::cuda_device_count() == 0 || !gst_cuda_load_library()) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Every blur algorithm: speed and quality, measured on the GPU (recursive family, box, direct 2D,
 // with the FIR for comparison).
 //
@@ -8,7 +9,7 @@
 // (cudaMemcpyAsync) measured in the same run.
 //
 // Quality: PSNR and max error of the 8-bit output against the exact sampled Gaussian (double,
-// REFERENCE.md §0) for every filter x split, sigma 0.5 .. 90, on real photographs
+// the sampled, normalised Gaussian) for every filter x split, sigma 0.5 .. 90, on real photographs
 // (tests/data/*.jpg, decoded to GRAY8 with GStreamer) mirror-tiled to SD 720x576, HD 1280x720 and
 // Full HD 1920x1080; the mean over the photos (and the worst) per cell, in the shape of Table 2
 // of Lee, Ko and Choe 2014.
@@ -347,7 +348,7 @@ bool two_way_form_table(int width, int height, Csv& csv, const char* device, int
 
 // ---- quality -----------------------------------------------------------------------------------
 
-// The exact Gaussian of REFERENCE.md §0 in double, on all host cores (rows, then columns).
+// The exact sampled, normalised Gaussian in double, on all host cores (rows, then columns).
 PlaneValues exact_parallel(const std::vector<uint8_t>& img, int w, int h, double sigma) {
   const std::vector<double> taps = gaussian_taps(sigma, exact_radius(sigma));
   const int r = static_cast<int>(taps.size() / 2);
@@ -448,7 +449,12 @@ bool quality_table(const std::vector<Photo>& photos, const std::vector<double>& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const BenchOptions opt = parse_bench_options(argc, argv, "bench_recursive.csv");
+  const BenchOptions opt = parse_bench_options(
+      &argc, &argv, "bench_recursive.csv",
+      "Speed and quality (PSNR against the exact Gaussian on photographs) of every recursive\n"
+      "filter and line split, with box, direct 2D and the FIR for comparison. Prints Markdown;\n"
+      "without a CUDA device a skip line (exit 0).",
+      gst_init_get_option_group());
   const std::string& data = opt.data;
   const bool quick = opt.quick;
   cudaDeviceProp prop;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Helpers shared by the kernel benchmarks: options, the device check, CUDA-event timing (warm-up
 // first, the median reported) and CSV output.
 #pragma once
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_options.h"
 #include "cuda_status.h"
 #include "device_memory.h"
 
@@ -82,7 +84,7 @@ struct Csv {
   }
 };
 
-// [--csv PATH] [--quick] [--data DIR]
+// Options of bench_recursive and bench_edge_aware: [--csv PATH] [--quick] [--data DIR] [--only TEXT]
 struct BenchOptions {
   std::string csv_path;
   std::string data = "tests/data";
@@ -90,16 +92,29 @@ struct BenchOptions {
   std::string only;  // --only TEXT: speed tables time only the variants whose name contains it
   bool wanted(const char* variant) const { return only.empty() || std::string(variant).find(only) != std::string::npos; }
 };
-inline BenchOptions parse_bench_options(int argc, char** argv, const char* default_csv) {
+// Parses those options (and @group's, e.g. GStreamer's); --help prints the usage and exits 0, an
+// unknown option or an extra argument exits 2.
+inline BenchOptions parse_bench_options(int* argc, char*** argv, const char* default_csv, const char* summary,
+                                        GOptionGroup* group) {
+  gchar* csv = nullptr;
+  gchar* data = nullptr;
+  gchar* only = nullptr;
+  gboolean quick = FALSE;
+  const std::string csv_help = std::string("CSV output (default ") + default_csv + ")";
+  const GOptionEntry entries[] = {
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, csv_help.c_str(), "PATH"},
+      {"quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Fewer runs and sizes, for a smoke test", nullptr},
+      {"data", 0, 0, G_OPTION_ARG_FILENAME, &data, "Directory of the test photographs (default tests/data)", "DIR"},
+      {"only", 0, 0, G_OPTION_ARG_STRING, &only,
+       "Time only the variants whose name contains TEXT, and only the speed tables", "TEXT"},
+      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
+  parse_options_or_exit(argc, argv, "", summary, entries, group);
+  allow_positional_or_exit(*argc, *argv, 0);
   BenchOptions o;
-  o.csv_path = default_csv;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--csv" && i + 1 < argc) o.csv_path = argv[++i];
-    else if (a == "--data" && i + 1 < argc) o.data = argv[++i];
-    else if (a == "--quick") o.quick = true;
-    else if (a == "--only" && i + 1 < argc) o.only = argv[++i];
-  }
+  o.csv_path = take_option_string(csv, default_csv);
+  o.data = take_option_string(data, o.data);
+  o.only = take_option_string(only, "");
+  o.quick = quick;
   return o;
 }
 

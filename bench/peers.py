@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Times the Gaussian blurs a user could use instead of cudagaussian, on the GPU host.
 
 Peers, each on 1080p RGBA8 frames of random bytes, sigma 1, 2, 5, 10, 30 (both axes; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """PNG charts from the benchmark CSVs.
 
 Usage: plot_pipeline.py [CSV ...] [-o OUT_DIR]

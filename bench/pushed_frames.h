@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Frames pushed through appsrc by bench_pipeline and soak: a few pre-filled buffers re-sent over
 // and over, each push a new buffer sharing their memory, with PTS index x pts_step.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Texture-read per-pixel FIR (texture_fir.h).
 
 #include "texture_fir.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Plain parameter types shared by the CPU references, the CUDA kernels and the element.
 #pragma once
 

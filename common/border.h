@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Border rules as one index mapping, shared by the CPU references and the CUDA kernels.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Widths of n box passes whose combined variance approximates sigma² (REFERENCE.md §5; Wells 1986,
 // Kovesi's formula): the first m passes have width wl, the others wl + 2, all odd.
 #pragma once

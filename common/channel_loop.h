@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Loops over the (at most four) interleaved channels of a pixel in code shared by the CPU and
 // the CUDA kernels.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Edge-aware recursive filtering in the transformed domain, one sample at a time, for any scalar
 // type T (float on the GPU, double in the CPU references): the CPU reference
 // (reference_edge_aware.cpp) and the future CUDA kernels share these steps. REFERENCE.md §6.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The edge-aware blur one line segment at a time, for any scalar type T (float in the CUDA
 // kernels and in the CPU tests that replay them, double where exactness matters). A thread of
 // kernels/edge_aware.cu runs exactly these functions, so the CPU tests check the kernels' logic

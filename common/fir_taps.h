@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sampled, normalised Gaussian taps (REFERENCE.md §0, §1).
 #pragma once
 

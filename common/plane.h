@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What the filters need to know about one image plane: no GStreamer, no CUDA.
 #pragma once
 

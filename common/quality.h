@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Accuracy of a filtered plane against a double reference (REFERENCE.md §0).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Coefficients of the recursive Gaussian filters (REFERENCE.md §2, §3), all computed in double:
 //   Young–van Vliet 3rd order (1995 and 2002 coefficients) with the Triggs–Sdika right border,
 //   Deriche 4th order (1993 constants) with its steady-state edge terms,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The recursive Gaussians as low-order sections, one sample at a time, for any scalar type T
 // (float on the GPU, double in the CPU references). The CUDA kernels and the CPU tests run these
 // same functions, so the float32 accuracy measured on the CPU is the GPU's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Exact double-precision CPU references: the ground truth of every accuracy test.
 #pragma once
 

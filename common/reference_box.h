@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Double-precision references of the box and direct-2D blurs, with the border rules of border.h.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU references of the edge-aware recursive blur (REFERENCE.md §6, issue 5): exact, sequential,
 // double precision, built from the steps in domain_transform.h.
 //   N iterations of (horizontal pass over every row, then vertical pass over every column), each

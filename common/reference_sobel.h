@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The exact CPU reference of the Sobel filter (common/sobel_params.h gives the rules): integer
 // luma and gradients, sqrt / atan2 / scale in double, round half up, clamp (magnitude) or wrap
 // (direction). Single-threaded; the ground truth of the kernel and element tests.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sobel edge detection (REFERENCE.md §7): the parameters and the luma rule shared by the CPU
 // reference (common/reference_sobel.h), the CUDA kernel (kernels/sobel.h) and the cudasobel
 // element. Plain C++, no GStreamer, no CUDA runtime.

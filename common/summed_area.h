@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // One box pass of the integral-image variant of algorithm=box (Pardo; REFERENCE.md §5), for the
 // CUDA kernels (kernels/integral_box.cu) and their CPU replay. Exact integer arithmetic: a pass
 // builds the summed-area table (SAT) of its input over the plane extended by the box radii (any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Prefix sums of a border-extended line, for box filters that take a window's sum as the
 // difference of two of them (box_filter.cu's wide windows, box_tile.cu).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Box passes along lines, one kernel per pass (single passes, and axes box_tile.cu's kernel does
 // not take): a thread owns a run of consecutive outputs of one line (run_for()). It finds the
 // sum of its first window (2r + 1 samples, border-resolved), then slides: + the sample

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Iterated box blur: n box passes along rows, then n along columns, with widths chosen so that
 // the variance matches sigma² (common/box_widths.h). Every border rule of common/border.h.
 // An axis of two or more passes whose lines fit a block runs in one kernel, each output a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Box passes of one axis, one kernel (box_tile.h). Thread (l, c) of a block holds samples
 // 16c .. 16c + 15 of tile line l in registers. A pass:
 //   1. turns them into running sums and publishes the total of the 16;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Box passes of one axis in shared memory: the launch (CUDA code only; box_tile.h has the
 // host-side shapes).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Box passes of one axis, one kernel for all of them. A block holds whole lines (one row with its
 // interleaved channels, or a strip of adjacent columns); each thread keeps 16 consecutive samples
 // of one line in registers from the first pass to the last. A pass turns them into the line's

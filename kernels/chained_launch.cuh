@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Programmatic dependent launch (Hopper, sm_90+): a kernel of a chain on one stream is launched
 // while the kernel before it is still running its last blocks, runs up to
 // begin_chained_kernel() and waits there until that kernel has finished and its writes are

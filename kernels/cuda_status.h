@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Error reporting for the CUDA layer: every CUDA call is checked and turned into a Status that
 // carries a readable message with file and line. Nothing here exits or aborts.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Small RAII owners of device memory, pinned host memory and streams, plus the few runtime
 // calls the element needs. Create, use and destroy them with the owning CUDA context current.
 #pragma once

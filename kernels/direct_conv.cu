@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Direct 2D convolution: a block stages a 16 x 16 tile of pixels plus an R-pixel halo in shared
 // memory (border rule resolved while loading), then each thread sums (2R + 1)² taps for every
 // channel of its pixel. Taps are read from shared memory too (the same address across a warp).

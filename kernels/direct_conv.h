@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Direct 2D convolution with a square odd-sized kernel: the baseline of the seed papers,
 // (2R + 1)² multiply-adds per value. algorithm=direct uses the outer product of the Gaussian
 // taps (the same result as the separable FIR up to float rounding); any non-separable kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Edge-aware recursive blur kernels (edge_aware.h). Per frame:
 //   guide spacing   plane 0's transformed distances h, v (once; edges of the original frame);
 //   per plane:      resampled spacings (planes other than 0), then per iteration a horizontal

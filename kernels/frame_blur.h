@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Blurs every plane of a frame with the chosen algorithm. Chroma planes get sigma divided by
 // their subsampling so that the blur has the same size on screen. This is the API the element
 // (and any other application) uses: plan once per caps or parameter change, then run per frame.

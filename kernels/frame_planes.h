@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // How a frame's planes are described to the frame-level blurs (FrameBlur, EdgeAwareBlur): plain
 // geometry plus subsampling, and device pointers with pitches.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Integral-image box blur kernels (integral_box.h); the per-thread work is common/summed_area.h.
 
 #include "integral_box.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // algorithm=box box-method=integral: the iterated box blur of BoxBlur computed exactly in integers
 // through summed-area tables (common/summed_area.h): per pass, a SAT over the plane extended by
 // the box radii (one thread per row, then one per column) and a box sum per output from four

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Line-wise access to planes for kernels that run along rows or columns (recursive filters,
 // box filters): a line is one channel of one row (read with a stride of C) or one scalar column.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Per-pixel separable FIR (per_pixel_fir.h): t[0] x[0] + Σ_{i=1..R} t[i] (x[-i] + x[i]) per output,
 // taps from a table (read through the read-only cache) or generated as the loop goes.
 

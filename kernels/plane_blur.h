@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What every per-plane blur offers FrameBlur: run on device planes, enqueued on a stream.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Recursive Gaussian kernels: the section recursions of common/recursive_sections.h spread over
 // threads in four ways (recursive_filter.h). Each pass filters lines: rows (a line is one
 // channel of one row, read with a stride of C) or columns (a line is one scalar column). A

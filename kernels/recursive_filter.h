@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Recursive Gaussian on one plane (Young–van Vliet 1995/2002, Deriche), in the float32 section
 // form of common/recursive_sections.h, horizontal pass then vertical pass. How each line's
 // sequential recursion is spread over threads:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Separable FIR Gaussian. See separable_fir.h for the contract.
 //
 // Two register-blocked building blocks, used by two schedules:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Separable FIR Gaussian on one plane, accumulated in float and rounded to nearest. Small radii
 // run as one fused kernel (vertical pass into shared memory, horizontal pass out of it); larger
 // ones as a vertical pass into a float intermediate and a horizontal pass out of it. Any size,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // One thread per output pixel; each block stages its tile of luma plus a one-pixel halo in shared
 // memory (coordinates clamped: the replicate border), then computes Gx, Gy from it.
 #include "sobel.h"

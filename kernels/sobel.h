@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sobel gradient magnitude or direction of an 8-bit image on the GPU (rules in
 // common/sobel_params.h): luma of 1-, 3- or 4-channel input, replicate border, float math,
 // rounded to nearest, 8- or 16-bit output. Any size and pitch. No GStreamer types.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # before-after.sh — a side-by-side PNG of a still image: the original on the left, blurred by
 # cudagaussian on the right.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # camera.sh — live blur of a V4L2 camera on screen.
 #
 #   pipelines/camera.sh [/dev/video0] [sigma]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # cuda-memory.sh — the zero-copy path: frames already in GPU memory (memory:CUDAMemory) are blurred
 # there with no host copy, in the CUDA context shared with cudaupload/cudadownload.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # edge-aware.sh — smooth a video while keeping its edges (algorithm=edge-aware) into an MP4.
 #
 #   pipelines/edge-aware.sh IN OUT.mp4 [sigma] [sigma-r]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # file-to-file.sh — blur a video file into an H.264 MP4.
 #
 #   pipelines/file-to-file.sh input.(mp4|mkv|webm|...) output.mp4 [sigma]

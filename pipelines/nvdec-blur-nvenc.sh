@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # nvdec-blur-nvenc.sh — all on the GPU: NVDEC decode → cudagaussian → NVENC encode; the frames never
 # leave GPU memory.
 #

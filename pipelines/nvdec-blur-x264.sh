@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # nvdec-blur-x264.sh — NVDEC decode into GPU memory → cudagaussian → download → x264 (CPU) encode.
 # For GPUs without NVENC, such as the data-centre H100/H200.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # tools/demo.sh — the README's main command: build the plugin (tools/setup.sh), blur a video on the
 # GPU into an MP4 you can open, and print frames per second.
 #
@@ -11,6 +12,9 @@
 #   source only     source → fakesink (the ceiling the two above are measured against)
 # Environment: SIGMA (default 6), FRAMES (default 600, built-in source only), OUTPUT.
 # Exits non-zero with GStreamer's error message when a pipeline fails (e.g. no CUDA device).
+#
+# Builds only the plugin, in its own build-demo/ (no tests, no benchmarks), for the architecture of
+# the GPU present (nvidia-smi's compute capability); without nvidia-smi, for the default list.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,12 +27,30 @@ if [[ -n "$input" && ! -r "$input" ]]; then
   exit 2
 fi
 
+# The GPUs' compute capabilities as gpu_arch wants them ("9.0" -> "90", several joined by commas);
+# empty without nvidia-smi or a driver.
+gpu_arch() {
+  command -v nvidia-smi >/dev/null 2>&1 || return 0
+  nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null |
+    awk '/^[0-9]+\.[0-9]+$/ { sub(/\./, ""); print }' | sort -un | paste -sd, -
+}
+
+arch="$(gpu_arch || true)"
+if [[ -n "$arch" ]]; then
+  echo "demo: building the plugin for this GPU (compute capability ${arch})" >&2
+else
+  echo "demo: no nvidia-smi answer: building the plugin for every default GPU architecture" >&2
+fi
+build="$root/build-demo"
+CG_BUILD_DIR="$build"
+CG_TARGETS="gst/libgstcudagaussian.so"
+MESON_ARGS="-Dtests=disabled -Dbench=false${arch:+ -Dgpu_arch=$arch}"
 # shellcheck source=tools/setup.sh
 . "$root/tools/setup.sh" || { echo "demo: setup or build failed (see above)" >&2; exit 1; }
 
-export GST_PLUGIN_PATH="$root/build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+export GST_PLUGIN_PATH="$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 if ! gst-inspect-1.0 cudagaussian >/dev/null 2>&1; then
-  echo "demo: GStreamer cannot load the cudagaussian element from $root/build/gst" >&2
+  echo "demo: GStreamer cannot load the cudagaussian element from $build/gst" >&2
   gst-inspect-1.0 -b 2>&1 | grep -i cudagaussian >&2 || true
   exit 1
 fi

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Everything we verify on the lent GPU host, through the GStreamer bundle:
 #   MESON_ARGS=-Dgpu_arch=90 bash .gst-bundle/run.sh 'bash tools/gpu-host-check.sh [PARTS]'
 # PARTS: any of tests sanitizers asan bench soak peers pipelines (default: all but asan, which
@@ -63,7 +64,7 @@ fi
 
 if want bench; then
   step "benchmarks"
-  build-gpu/bench/bench_fir "$OUT/bench_fir.csv" > "$OUT/bench_fir.md" 2>&1; echo "bench_fir rc=$?"
+  build-gpu/bench/bench_fir --csv "$OUT/bench_fir.csv" > "$OUT/bench_fir.md" 2>&1; echo "bench_fir rc=$?"
   timeout 400 build-gpu/bench/bench_recursive --csv "$OUT/bench_recursive.csv" > "$OUT/bench_recursive.md" 2>&1
   echo "bench_recursive rc=$?"
   timeout 300 build-gpu/bench/bench_pipeline --csv "$OUT/bench_pipeline.csv" > "$OUT/bench_pipeline.md" 2>&1

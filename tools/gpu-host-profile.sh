@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Nsight Compute profiles of the FIR kernels inside bench_fir (run through the GStreamer bundle,
 # after a build): the fused kernel at sigma 2 and the two-pass kernels at sigma 10.
 set -u -o pipefail
