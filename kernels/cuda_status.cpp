@@ -20,7 +20,7 @@ Status cuda_failure(cudaError_t code, const char* call, const char* file, int li
 
 namespace {
 
-const char* const kFaultNames[] = {"alloc", "stream", "launch", "copy"};
+const char* const kFaultNames[] = {"alloc", "stream", "launch", "copy", "pinned", "pool"};
 constexpr int kNotRead = -1;
 std::atomic<int> g_faults{kNotRead};  // bit i: kFaultNames[i]
 

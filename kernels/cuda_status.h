@@ -21,16 +21,18 @@ struct Status {
 Status cuda_failure(cudaError_t code, const char* call, const char* file, int line);
 
 // ---- Fault injection: for tests only, never set it in production.
-// CUDAGAUSSIAN_FAULT=alloc|stream|launch|copy (a comma-separated list is allowed) makes the
-// matching operation fail as if CUDA had refused it, so that tests can check that every failure
-// becomes a clear error, never a crash, a hang or a leak:
+// CUDAGAUSSIAN_FAULT=alloc|stream|launch|copy|pinned|pool (a comma-separated list is allowed)
+// makes the matching operation fail as if CUDA had refused it, so that tests can check that every
+// failure becomes a clear error, never a crash, a hang or a leak:
 //   alloc   device allocations (DeviceBuffer::reserve, DevicePlane::allocate)
 //   stream  stream and event creation (CudaStream::create, CudaEvent::create)
 //   launch  launch_check(), which callers run right after launching kernels
 //   copy    asynchronous copies (copy_2d_async)
+//   pinned  pinned host allocations (pinned_alloc)
+//   pool    nothing here: the element checks it when it acquires an output buffer
 // The variable is read once per process, on first use; unknown names are ignored.
 
-// Whether the fault `what` ("alloc", "stream", "launch", "copy") is switched on.
+// Whether the fault `what` (one of the names above) is switched on.
 bool fault_injected(const char* what);
 
 // Test hook: replaces the faults switched on (same syntax as CUDAGAUSSIAN_FAULT; nullptr or ""

@@ -105,6 +105,7 @@ Status CudaEvent::synchronize() const {
 
 Status pinned_alloc(size_t bytes, void** out) {
   *out = nullptr;
+  CG_FAULT_POINT("pinned", cudaErrorMemoryAllocation, "cudaHostAlloc");
   CG_CUDA_TRY(cudaHostAlloc(out, bytes, cudaHostAllocPortable));
   return Status::success();
 }

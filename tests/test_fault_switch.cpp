@@ -69,7 +69,23 @@ CG_TEST(each_fault_fails_its_operation) {
   st = cg::copy_2d_async(dst, 16, src, 16, 16, 1, nullptr);
   CHECK(!st.ok() && st.cuda == cudaErrorInvalidValue && mentions(st, "cudaMemcpy2DAsync"));
 
+  cg::set_fault_for_tests("pinned");
+  void* pinned = &dst;
+  st = cg::pinned_alloc(64, &pinned);
+  CHECK(!st.ok() && st.cuda == cudaErrorMemoryAllocation && mentions(st, "cudaHostAlloc"));
+  CHECK(pinned == nullptr);
+
   cg::set_fault_for_tests(nullptr);
+}
+
+// "pool" is checked by the element; here only that the name is known.
+CG_TEST(pinned_and_pool_names) {
+  cg::set_fault_for_tests("pinned,pool");
+  CHECK(cg::fault_injected("pinned"));
+  CHECK(cg::fault_injected("pool"));
+  CHECK(!cg::fault_injected("alloc"));
+  cg::set_fault_for_tests(nullptr);
+  CHECK(!cg::fault_injected("pool"));
 }
 
 CG_TEST_MAIN()
