@@ -164,13 +164,25 @@ new_blur_harness (guint frames_in_flight, GstCudaContext * share = NULL)
   return h;
 }
 
-/* Gives @element (a harness's, which has none) a bus, so that its errors can be read. */
+/* Gives @element (a harness's, which has none) a bus, so that its errors can be read. Tear the
+ * harness down with teardown_with_bus(). */
 inline GstBus *
 attach_bus (GstElement * element)
 {
   GstBus *bus = gst_bus_new ();
   gst_element_set_bus (element, bus);
   return bus;
+}
+
+/* Tears down @h, whose element has the bus @bus of attach_bus(), and drops the bus. Its queued
+ * messages (those of the teardown too) are dropped first: each holds a reference to the element,
+ * which holds the bus, a cycle that would leak both. */
+inline void
+teardown_with_bus (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
 }
 
 /* The text of the first ERROR on @bus ("" when there is none); @debug gets its details. */

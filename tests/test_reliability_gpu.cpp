@@ -174,8 +174,7 @@ GST_START_TEST (test_property_bounds_while_playing)
   d250.algorithm = cg::Algorithm::Deriche;
   push_and_check (h, info, d250, seed++, "deriche sigma 250");
 
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  cgt::teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
@@ -351,8 +350,7 @@ GST_START_TEST (test_very_large_frames)
       gst_buffer_unref (out);
     }
     gst_buffer_unref (in);
-    gst_harness_teardown (h);
-    gst_object_unref (bus);
+    cgt::teardown_with_bus (h, bus);
   }
 }
 GST_END_TEST;
@@ -515,8 +513,7 @@ GST_START_TEST (test_input_smaller_than_caps)
   /* The element still works after the errors. */
   Blur b;
   push_and_check (h, i420, b, 5, "a whole frame after the errors");
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  cgt::teardown_with_bus (h, bus);
 
   /* In a pipeline: the error stops it, and it goes to NULL cleanly. */
   GstElement *pipeline = gst_parse_launch ("appsrc name=src format=time ! "

@@ -6,8 +6,11 @@
 # device. Extra arguments go to `meson test` (e.g. `tools/test.sh --suite cpu`).
 # After a full run (no extra arguments), valgrind memcheck runs over the CPU test programs
 # (build/tests/test_common, test_recursive, test_edge_aware) and counts as one more test: passed when valgrind
-# finds no error and no leak, skipped when valgrind is not installed. CG_VALGRIND=1 runs it after
-# a partial run too, CG_VALGRIND=0 never.
+# finds no error and no leak, skipped when valgrind is not installed. Then valgrind memcheck runs
+# over the element tests built against the CPU stand-in (suite standin, docs/standin.md): a
+# subset of their cases (standin_valgrind_cases below, picked with GStreamer's GST_CHECKS), one
+# more test, passed when every program passes with no memcheck error and no leak. CG_VALGRIND=1
+# runs both after a partial run too, CG_VALGRIND=0 never.
 # Exit code: meson test's, or 1 when valgrind finds errors (a failed build counts as one failed
 # test and exits 1).
 set -uo pipefail
@@ -64,13 +67,73 @@ valgrind_step() {
   rm -f "$vlog"
   return "$status"
 }
-if [[ "${CG_VALGRIND:-}" == 1 || ( "${CG_VALGRIND:-}" != 0 && $# -eq 0 ) ]]; then
-  valgrind_step
-  case $? in
+# The stand-in element tests under memcheck: program, then the cases to run (GST_CHECKS; empty:
+# all). Chosen to cover every path of the elements (system, pinned, padded and CUDA memory,
+# frames in flight, flushes, caps changes, every fault, bad input) in a few minutes; the long
+# cases (8192x8192 frames, 500 state cycles, threads) run natively in the suite only.
+standin_valgrind_cases=(
+  "element:"
+  "sobel_element:"
+  "element_gpu:test_system_memory_every_format,test_upstream_gets_pinned_buffers,test_settings_change_between_frames,test_passthrough_keeps_buffer,test_frames_in_flight,test_recursive_algorithms,test_edge_aware_algorithm,test_reused_pageable_memory_gets_registered,test_flush_and_caps_change_with_frames_in_flight"
+  "sobel_element_gpu:test_negotiation,test_system_memory_every_format,test_pinned_buffers_both_ways,test_settings_change_between_frames,test_cuda_memory_proposed_pool,test_pipeline_runs"
+  "faults_gpu:"
+  "reliability_gpu:test_property_bounds_while_playing,test_frames_in_flight_range,test_caps_renegotiation_mid_stream,test_sigma_far_larger_than_frame,test_unusual_strides_offsets_and_memory,test_input_smaller_than_caps,test_eos_with_frames_in_flight,test_flushing_seek_mid_stream,test_two_elements_share_a_context"
+)
+
+# Runs them with the environment of the standin suite (standin/tests/meson.build) and the
+# registries it left. The programs' verdict counts too: under the stand-in nothing depends on
+# long double arithmetic.
+valgrind_standin_step() {
+  local entry name cases exe vlog start status=0 b="$root/build/standin"
+  if ! command -v valgrind >/dev/null 2>&1; then
+    echo "valgrind standin: valgrind is not installed, skipped"
+    return 77
+  fi
+  if [[ ! -d "$b/tests" ]]; then
+    echo "valgrind standin: no stand-in build (meson option standin=false), skipped"
+    return 77
+  fi
+  vlog="$(mktemp)"
+  for entry in "${standin_valgrind_cases[@]}"; do
+    name="${entry%%:*}"
+    cases="${entry#*:}"
+    exe="$b/tests/standin_test_$name"
+    if [[ ! -x "$exe" ]]; then
+      echo "valgrind standin $name: $exe is missing"
+      status=1
+      continue
+    fi
+    local plugin_path=("GST_PLUGIN_PATH_1_0=$b/plugin")
+    [[ "$name" == faults_gpu ]] && plugin_path=()  # registers the element statically
+    start=$SECONDS
+    env CK_FORK=no CG_STANDIN_STRICT=1 G_SLICE=always-malloc G_DEBUG=gc-friendly \
+      LD_LIBRARY_PATH="$b/driver" GST_REGISTRY_1_0="$b/tests/registry-$name.bin" \
+      "${plugin_path[@]}" GST_CHECKS="$cases" \
+      valgrind --error-exitcode=99 --leak-check=full --num-callers=40 \
+      --suppressions=/usr/share/glib-2.0/valgrind/glib.supp \
+      --suppressions="$root/standin/valgrind.supp" "$exe" >"$vlog" 2>&1
+    case $? in
+      0) echo "valgrind standin $name: clean, passed ($((SECONDS - start)) s)" ;;
+      99) echo "valgrind standin $name: memcheck errors or leaks"; grep '^==' "$vlog"; status=1 ;;
+      *) echo "valgrind standin $name: the program failed under valgrind"; tail -30 "$vlog"; status=1 ;;
+    esac
+  done
+  rm -f "$vlog"
+  return "$status"
+}
+
+count_step() {
+  case $1 in
     0) passed=$((passed + 1)) ;;
     77) skipped=$((skipped + 1)) ;;
     *) failed=$((failed + 1)); ((rc == 0)) && rc=1 ;;
   esac
+}
+if [[ "${CG_VALGRIND:-}" == 1 || ( "${CG_VALGRIND:-}" != 0 && $# -eq 0 ) ]]; then
+  valgrind_step
+  count_step $?
+  valgrind_standin_step
+  count_step $?
 fi
 
 if ((rc != 0 && failed == 0)); then
