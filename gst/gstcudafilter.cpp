@@ -278,8 +278,8 @@ gst_cuda_filter_acquire_output (GstCudaFilter * self, GstBuffer * input, GstBuff
   GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (self));
   const gboolean cuda = caps && gst_cuda_filter_caps_have_cuda_memory (caps);
   GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-      ("Could not allocate an output frame in %s memory.",
-          cuda ? "CUDA (GPU)" : "pinned host"),
+      ("Could not allocate an output frame for the GPU's results (%s memory).",
+          cuda ? "CUDA" : "pinned host"),
       ("the output buffer pool %s (%s); caps %" GST_PTR_FORMAT,
           ready ? "gave no buffer" : "could not be activated",
           cudagaussian::fault_injected ("pool") ? "injected fault" : gst_flow_get_name (ret),

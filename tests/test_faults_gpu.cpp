@@ -21,7 +21,7 @@
 
 namespace cg = cudagaussian;
 
-static const char *kFaults[] = { "alloc", "stream", "launch", "copy" };
+static const char *kFaults[] = { "alloc", "stream", "launch", "copy", "pool" };
 static const char *kSystemMemoryPipeline = "videotestsrc num-buffers=10 ! "
     "video/x-raw,format=RGBA,width=64,height=48 ! cudagaussian name=blur ! "
     "fakesink name=sink signal-handoffs=true";

@@ -136,6 +136,15 @@ if [[ "${CG_VALGRIND:-}" == 1 || ( "${CG_VALGRIND:-}" != 0 && $# -eq 0 ) ]]; the
   count_step $?
 fi
 
+# The README's numbers come from docs/bench/, and the Python sources compile.
+if python3 "$root/tools/check-readme-numbers.py" &&
+  python3 -m py_compile "$root"/examples/*.py "$root"/bench/*.py "$root/tools/check-readme-numbers.py"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  ((rc == 0)) && rc=1
+fi
+
 if ((rc != 0 && failed == 0)); then
   # meson test failed before running anything (e.g. it could not rebuild): say so in the count.
   echo "test: meson test exited $rc without a failing test" >&2
