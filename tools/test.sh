@@ -81,7 +81,9 @@ standin_valgrind_cases=(
 )
 
 # Runs them with the environment of the standin suite (standin/tests/meson.build) and the
-# registries it left. The programs' verdict counts too: under the stand-in nothing depends on
+# registries it left. Definite and indirect leaks count as errors; "possibly lost" blocks are
+# listed but do not fail the step: GStreamer's streaming threads stay parked in GLib's thread
+# pool at exit, and whether their thread-local storage shows as possibly lost depends on timing. The programs' verdict counts too: under the stand-in nothing depends on
 # long double arithmetic.
 valgrind_standin_step() {
   local entry name cases exe vlog start status=0 b="$root/build/standin"
@@ -109,7 +111,8 @@ valgrind_standin_step() {
     env CK_FORK=no CG_STANDIN_STRICT=1 G_SLICE=always-malloc G_DEBUG=gc-friendly \
       LD_LIBRARY_PATH="$b/driver" GST_REGISTRY_1_0="$b/tests/registry-$name.bin" \
       "${plugin_path[@]}" GST_CHECKS="$cases" \
-      valgrind --error-exitcode=99 --leak-check=full --num-callers=40 \
+      valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      --num-callers=40 \
       --suppressions=/usr/share/glib-2.0/valgrind/glib.supp \
       --suppressions="$root/standin/valgrind.supp" "$exe" >"$vlog" 2>&1
     case $? in
