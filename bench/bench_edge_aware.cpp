@@ -4,8 +4,8 @@
 // Speed: 2048x2048 and 1920x1080 RGBA8 (alpha not a guide), 2 iterations, sigma_r 30, sigma 5,
 // 20 and 60, both filters (gaussian, rf), A = partitions one-way, C = k-way (segments auto,
 // kappa 2) and two-way, and the exact block-parallel split: median of 50 runs after 5 warm-up on 4 rotating frames (CUDA events),
-// beside a device-to-device copy of the same frames measured in the same run. The seed
-// (Ferreira et al.) reached < 10 ms for 2 iterations at 2048² on an RTX 2080 Ti; our target on
+// beside a device-to-device copy of the same frames measured in the same run. Ferreira
+// et al. reached < 10 ms for 2 iterations at 2048² on an RTX 2080 Ti; our target on
 // an H100/H200 is <= 1 ms, with C faster than A.
 //
 // Quality: real photographs (tests/data/*.jpg) as RGBA mirror-tiled to 1920x1080; MSE in 8-bit

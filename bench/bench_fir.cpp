@@ -241,7 +241,7 @@ int main(int argc, char** argv) {
               "copy 2D = cudaMemcpy2DAsync, copy 1D = cudaMemcpyAsync of the same frames, device to\n"
               "device; the ratio is to the faster copy. GB/s-equivalent = (frame read + frame\n"
               "written) / FIR time. Radius <= 16 runs fused (one kernel), larger radii in two passes.\n"
-              "Per-pixel: the seeds' formulation (a thread per output, symmetric tap pairs), taps\n"
+              "Per-pixel: the usual formulation (a thread per output, symmetric tap pairs), taps\n"
               "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%),\n"
               "or read through texture objects (replicate border by clamp addressing; in brackets the\n"
               "largest difference from the per-pixel table kernel over one frame).\n\n",

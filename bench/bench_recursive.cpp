@@ -158,8 +158,8 @@ bool speed_table(int width, int height, const std::vector<double>& sigmas, int r
     }
     std::printf("\n");
   }
-  // The seed's claim (two-way about 2x one-way), as rows of the same table: one-way's time over
-  // two-way's, from the timings above.
+  // Lee, Ko and Choe's claim (two-way about 2x one-way), as rows of the same table: one-way's
+  // time over two-way's, from the timings above.
   const auto find = [&](const std::string& name) -> const std::vector<double>* {
     for (const auto& [n, us] : timed)
       if (n == name) return &us;

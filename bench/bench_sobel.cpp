@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The seed paper's CPU vs GPU tables (Afif, Said and Atri: Sobel of 2048² in ~0.1 ms on
-// a GT 620 against 786 ms on the CPU), for its Gaussian 5x5/273 blur and for Sobel edge
+// The CPU vs GPU tables of Afif, Said and Atri (2018) (Sobel of 2048² in ~0.1 ms on a
+// GT 620 against 786 ms on the CPU), for its Gaussian 5x5/273 blur and for Sobel edge
 // detection, reproduced with this project's code:
 //
 //   CPU        common/reference_sobel (the exact double-precision reference: luma plane, integer
@@ -13,7 +13,7 @@
 // Square GRAY8 images 64² to 4096², output=magnitude, scale 1, GRAY8 out. Each GPU result is
 // checked against the CPU one (they must be identical at scale 1).
 //
-// Blur table: the seed's 5x5 integer kernel / 273 (common/reference_box.h), replicate border.
+// Blur table: the paper's 5x5 integer kernel / 273 (common/reference_box.h), replicate border.
 // CPU common/reference_direct (double, one thread, then rounded), GPU kernels/direct_conv.h (the
 // same 2D kernel) and, for comparison, our separable FIR at sigma 1 (kernels/separable_fir.h,
 // radius 4); kernel times with CUDA events as above. The 2D result must be within 1 of the CPU's.
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     }
     rows.push_back(r);
 
-    // The seed's blur: 5x5/273 on the CPU (double reference) and on the GPU (2D and our FIR).
+    // The paper's blur: 5x5/273 on the CPU (double reference) and on the GPU (2D and our FIR).
     PlaneGeometry g;
     g.width = g.height = n;
     const PlaneValues values(host.begin(), host.end());
@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
               "CPU: common/reference_sobel (double precision, one thread), wall clock, median of\n"
               "the runs shown. GPU kernel: device-resident frames, CUDA events, median of %d after\n"
               "%d warm-up. GPU total: pinned upload + kernel + pinned download on one stream.\n"
-              "Every GPU output equals the CPU reference. Seed (Afif et al., GT 620): 2048² in\n"
+              "Every GPU output equals the CPU reference. Afif et al. (GT 620): 2048² in\n"
               "~0.1 ms on the GPU vs 786 ms on the CPU.\n\n",
               prop.name, iterations, kWarmup);
   std::printf("| size | CPU ms (runs) | GPU kernel ms | GPU total ms | kernel speed-up | total speed-up | kernel Mpixel/s |\n");
@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
                 r.cpu_runs, r.kernel_ms, r.total_ms, r.cpu_ms / r.kernel_ms, r.cpu_ms / r.total_ms,
                 static_cast<double>(r.n) * r.n / (r.kernel_ms * 1e3));
 
-  std::printf("\nThe seed's Gaussian 5x5/273, GRAY8, replicate border, on %s. CPU:\n"
+  std::printf("\nAfif et al.'s Gaussian 5x5/273, GRAY8, replicate border, on %s. CPU:\n"
               "common/reference_direct (double, one thread). GPU: kernels/direct_conv (the same 2D\n"
               "kernel; every output within 1 of the CPU's) and our separable FIR at sigma 1 (radius 4),\n"
               "device-resident frames, CUDA events, median of %d after %d warm-up.\n\n",

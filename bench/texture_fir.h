@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The seeds' texture-read variant of the per-pixel FIR, for bench_fir only: RGBA8 input and the
+// A texture-read variant of the per-pixel FIR, for bench_fir only: RGBA8 input and the
 // float intermediate read through texture objects (the 2D texture cache, clamp addressing =
 // the replicate border), taps from a table. It is measured against PerPixelFir (plain loads,
 // same taps, same loop) to decide whether texture reads are worth shipping.

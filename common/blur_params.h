@@ -19,7 +19,7 @@ enum class Algorithm : int {
 };
 
 // The recursive filter of algorithm=edge-aware (REFERENCE.md §6): the Gaussian in the transformed
-// domain (Gastal & Oliveira 2015, the seed's) or the first-order filter of the Domain Transform
+// domain (Gastal & Oliveira 2015, the default) or the first-order filter of the Domain Transform
 // (Gastal & Oliveira 2011, "RF": cheaper, an exponential rather than a Gaussian response).
 enum class EdgeFilter : int { Gaussian = 0, Rf = 1 };
 

@@ -7,7 +7,7 @@
 //   RF (Gastal & Oliveira 2011, "Domain Transform", eqs. 11 and 21):
 //     d[n] = 1 + (sigma_s/sigma_r) Σ_c |I_c[n] - I_c[n-1]|,  a = exp(-sqrt(2)/sigma_H),
 //     left→right J[n] += a^{d[n]} (J[n-1] - J[n]),  right→left J[n] += a^{d[n+1]} (J[n+1] - J[n]).
-//   Gaussian (Gastal & Oliveira 2015, non-uniform recursive filtering; seed eq. 4):
+//   Gaussian (Gastal & Oliveira 2015, non-uniform recursive filtering):
 //     Δ[n] = sqrt(1 + (sigma_s/sigma_r)² Σ_c (I_c[n] - I_c[n-1])²); Deriche's 4th-order Gaussian
 //     as two complex first-order terms g[k] = a f[k] + b^Δ g[k-1] + Φ.
 #pragma once
@@ -125,7 +125,8 @@ CG_HOST_DEVICE inline DtComplex<T> operator/(DtComplex<T> x, DtComplex<T> y) {
 }
 
 // One complex first-order term of the Gaussian, h_i(x) = a_i b_i^x for x >= 0 (x in samples).
-//   decay = λ_i / sigma, so b^Δ = exp(-decay Δ) in polar form (seed: "complex powers via polar form").
+//   decay = λ_i / sigma, so b^Δ = exp(-decay Δ) in polar form (as published: "complex powers via
+//   polar form").
 //   inv_r0 = 1/r_{i,0} = a b / (b-1)², r1 = r_{i,1} = a / (b-1)  (REFERENCE.md §6).
 template <typename T>
 struct DtGaussianTerm {
@@ -135,7 +136,7 @@ struct DtGaussianTerm {
 
 // Deriche 1993 constants as complex terms: [c0 cos(w x) + c1 sin(w x)] e^{-β x} is
 // Re[(c0 + i c1) e^{-(β + i w) x}], so α = c0 + i c1 and λ = β + i w. With Deriche's
-// c1 = -0.2598 the second α is -0.6803 - 0.2598i (as the seed's code has it; the paper prints
+// c1 = -0.2598 the second α is -0.6803 - 0.2598i (as the published code has it; the paper prints
 // +0.2598i). Normalised so that the discrete kernel sums to 1 (γ = Re Σ α (1+b)/(1-b)).
 template <typename T>
 CG_HOST_DEVICE inline void dt_gaussian_terms(T sigma, DtGaussianTerm<T> terms[2]) {
@@ -183,13 +184,13 @@ CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_steady(const DtGaussianTerm<T>& t
   return t.steady * f;
 }
 
-// One step of one term, either direction, including the current sample (the seed's form; the
+// One step of one term, either direction, including the current sample (the published form; the
 // CPU reference runs it in double):
 //   g[k] = a f[k] + b^Δ g[k-1] + Φ,
 //   Φ = [(b^Δ-1)/(r0 Δ) - r1 b] f[k] - [(b^Δ-1)/(r0 Δ) - r1 b^Δ] f[k-1].
 // Φ is the uniform filter run over the input linearly interpolated between f[k-1] and f[k] at
 // unit steps (Σ_{j<Δ} a b^j f(t_k - j), summed in closed form for any real Δ): Φ = 0 at Δ = 1,
-// and a constant input gives a f/(1-b) for any Δ. Derived here; it has the r0, r1 of the seed.
+// and a constant input gives a f/(1-b) for any Δ. Derived here; it has the published r0, r1.
 template <typename T>
 CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_step(const DtGaussianTerm<T>& t, T delta, T f_previous,
                                                     T f_current, DtComplex<T> g_previous) {
@@ -202,7 +203,7 @@ CG_HOST_DEVICE inline DtComplex<T> dt_gaussian_step(const DtGaussianTerm<T>& t, 
 // The same recursion in float, well conditioned: as a deviation from the steady state,
 // g[k] = S f[k] + e[k] with S = a/(1-b), the step is
 //   e[k] = R (f[k] - f[k-1]) + b^Δ e[k-1],   R = (b^Δ - 1) / (r0 Δ),
-// (the seed's coefficients of f[k] and f[k-1] are S + R and S b^Δ + R: at large sigma they are
+// (the published coefficients of f[k] and f[k-1] are S + R and S b^Δ + R: at large sigma they are
 // ~sigma times larger than what they add to, and cancel in float; R and e do not). A line starts
 // with e = 0. b^Δ - 1 comes from expm1 and sin(yΔ/2), also without cancellation.
 template <typename T>

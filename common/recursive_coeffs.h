@@ -16,7 +16,7 @@ enum class RecursiveFilter : int { YoungVanVliet2002 = 0, YoungVanVliet1995 = 1,
 //   Exact:  the result equals filtering an infinite replicate (clamp-to-edge) extension of the
 //           line: steady state of the edge value on the left, Triggs–Sdika (YvV) / steady state
 //           of the anticausal pass (Deriche) on the right.
-//   Simple: the seed's rule (Lee, Ko, Choe 2014): every pass starts from the steady state of the
+//   Simple: the rule of Lee, Ko and Choe (2014): every pass starts from the steady state of the
 //           edge value of *its own input*, as if that input were constant beyond the edge. For
 //           YvV the anticausal pass reads the causal output, so y[L..L+2] = w[L-1]; that ignores
 //           the causal transient beyond the edge and is wrong near the right end. Deriche's two
@@ -32,10 +32,10 @@ const char* start_up_name(StartUp start);
 //   recursion cannot make a kernel narrower than a few samples), but they stay stable filters.
 // No upper limit on the coefficients: they are computed in double. The float32 section form is
 // tested to sigma 200 here (tests/test_recursive.cpp prints the measured error up to 1000).
-// The 1995 coefficients are meant for reproducing the seed at moderate sigma: their published
-// b_i are rounded to ~6 digits, which bends the filter away from its design as sigma grows
-// (variance 1.16 sigma² at 30, 1.03 at 90, 0.68 at 200; impulse L1 error 0.019 at 30, 0.057 at
-// 90, 0.225 at 200). The 2002 coefficients keep the exact variance at any sigma.
+// The 1995 coefficients are meant for reproducing Lee, Ko and Choe (2014) at moderate sigma:
+// their published b_i are rounded to ~6 digits, which bends the filter away from its design as
+// sigma grows (variance 1.16 sigma² at 30, 1.03 at 90, 0.68 at 200; impulse L1 error 0.019 at
+// 30, 0.057 at 90, 0.225 at 200). The 2002 coefficients keep the exact variance at any sigma.
 constexpr double kYvv1995MinSigma = 0.5;
 bool recursive_sigma_valid(RecursiveFilter filter, double sigma);
 // nullptr when valid, else a readable reason (for GST_ELEMENT_ERROR / property warnings).

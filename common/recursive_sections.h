@@ -82,8 +82,8 @@ CG_HOST_DEVICE inline YvvSectionState<T> yvv_sections_steady_state(T value) {
 // Returns the state "before" sample L-1 in the anticausal direction (f'[L], s'[L],
 // v' = s'[L] - s'[L+1]): the anticausal pass then runs yvv_sections_step from n = L-1 down to 0.
 //   Exact:  the infinite replicate extension (YvvSectionCoeffs::right_start).
-//   Simple: the seed's rule, the steady state of the last causal output s[L-1] (in direct form,
-//           y[L..L+2] = w[L-1]).
+//   Simple: Lee, Ko and Choe's rule, the steady state of the last causal output s[L-1] (in
+//           direct form, y[L..L+2] = w[L-1]).
 template <typename T>
 CG_HOST_DEVICE inline YvvSectionState<T> yvv_sections_right_start(const YvvSections<T>& k,
                                                                   const YvvSectionState<T>& causal_end,
@@ -195,8 +195,8 @@ CG_HOST_DEVICE inline T deriche_anticausal_step(const DericheSections<T>& k, T x
 }
 
 // Replicate start-up (REFERENCE.md §3 edge terms): each pass reads x, so the steady state of the
-// edge value is exact on both sides — and the seed's simple rule gives the same, so StartUp has
-// no effect on Deriche.
+// edge value is exact on both sides — and the simple rule of Lee, Ko and Choe gives the same, so
+// StartUp has no effect on Deriche.
 template <typename T>
 CG_HOST_DEVICE inline DericheSectionState<T> deriche_causal_start(const DericheSections<T>& k, T x_first) {
   DericheSectionState<T> st;

@@ -17,7 +17,7 @@ PlaneValues reference_box(const PlaneGeometry& g, const PlaneValues& in, const s
 PlaneValues reference_direct(const PlaneGeometry& g, const PlaneValues& in,
                              const std::vector<double>& kernel, int size, Border border);
 
-// The 5x5 integer kernel / 273 of Afif et al. (the seed's fixed case), row-major.
+// The 5x5 integer kernel / 273 of Afif, Said and Atri (2018), their fixed case, row-major.
 std::vector<double> afif_5x5_kernel();
 
 }  // namespace cudagaussian

@@ -46,7 +46,7 @@ PlaneValues reference_domain_transform_rf_guided(const PlaneGeometry& g, const P
                                                  const PlaneGeometry& guide_g, const PlaneValues& guide,
                                                  double sigma_s, double sigma_r, int iterations);
 
-// Gaussian in the transformed domain (Gastal & Oliveira 2015; the seed's complex Deriche form),
+// Gaussian in the transformed domain (Gastal & Oliveira 2015, in complex Deriche form),
 // with the same iteration schedule. At Δ = 1 everywhere it is Deriche's 1993 filter.
 PlaneValues reference_domain_transform_gaussian(const PlaneGeometry& g, const PlaneValues& in,
                                                 double sigma_s, double sigma_r, int iterations);

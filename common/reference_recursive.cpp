@@ -19,7 +19,7 @@ void yvv_filter_line(const YvvCoeffs& c, const double* in, double* out, int n, S
   constexpr int kPad = 3;
   const double b = c.b0_gain, a2 = c.a2, a3 = c.a3;
   // Causal, Lee et al. 2014 eq. 3, started from the steady state w[-1..-3] = x[0] — exact for a
-  // replicate border and also the seed's rule.
+  // replicate border and also the rule of Lee, Ko and Choe.
   std::vector<double> w(n + kPad, in[0]);
   for (int i = 0; i < n; ++i) {
     const double w1 = w[i + 2], w2 = w[i + 1], w3 = w[i];
@@ -39,7 +39,7 @@ void yvv_filter_line(const YvvCoeffs& c, const double* in, double* out, int n, S
     y[n + 1] = v[2];
     first = n - 2;
   } else {
-    y[n] = y[n + 1] = y[n + 2] = w[n - 1 + kPad];  // the seed: copy the last causal output
+    y[n] = y[n + 1] = y[n + 2] = w[n - 1 + kPad];  // Lee, Ko and Choe: copy the last causal output
     first = n - 1;
   }
   for (int i = first; i >= 0; --i) {

@@ -72,7 +72,7 @@ gst_cuda_gaussian_start_up_get_type (void)
     {(gint) cg::StartUp::Exact,
         "As if the frame were extended by repeating its edge pixels (exact)", "exact"},
     {(gint) cg::StartUp::Simple,
-        "The seed paper's rule: each pass starts from its own input's edge value (inexact "
+        "Lee, Ko and Choe's rule: each pass starts from its own input's edge value (inexact "
           "near the right and bottom edges for Young-van Vliet; for comparison)", "simple"},
     {0, NULL, NULL},
   };
@@ -121,7 +121,7 @@ gst_cuda_gaussian_edge_filter_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {(gint) cg::EdgeFilter::Gaussian,
-        "Gaussian in the transformed domain (Gastal & Oliveira 2015; the seed's complex "
+        "Gaussian in the transformed domain (Gastal & Oliveira 2015, in complex "
           "Deriche form)", "gaussian"},
     {(gint) cg::EdgeFilter::Rf,
         "First-order recursive filter of the Domain Transform (Gastal & Oliveira 2011); "

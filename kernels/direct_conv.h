@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Direct 2D convolution with a square odd-sized kernel: the baseline of the seed papers,
-// (2R + 1)² multiply-adds per value. algorithm=direct uses the outer product of the Gaussian
-// taps (the same result as the separable FIR up to float rounding); any non-separable kernel
-// works too, e.g. the 5x5 integer kernel / 273 of Afif et al. (common/reference_box.h).
+// Direct 2D convolution with a square odd-sized kernel: the baseline of GPU filtering papers
+// such as Afif, Said and Atri (2018), (2R + 1)² multiply-adds per value. algorithm=direct uses
+// the outer product of the Gaussian taps (the same result as the separable FIR up to float
+// rounding); any non-separable kernel works too, e.g. the 5x5 integer kernel / 273 of Afif et
+// al. (common/reference_box.h).
 #pragma once
 
 #include <vector>

@@ -8,7 +8,7 @@
 // the luma plane guides the chroma planes, whose spacings are the luma ones resampled to their
 // grid (resampled_spacing() in common/edge_aware_lines.h), so every plane keeps the same edges.
 //
-// Splitting (LineSplit): OneWay is the seed's Algorithm A (a whole line per thread, exact);
+// Splitting (LineSplit): OneWay is Ferreira et al.'s Algorithm A (a whole line per thread, exact);
 // TwoWay and KWay are Algorithm C (segments warmed up over kappa x sigma of transformed
 // distance; approximate); BlockParallel cuts lines into 32-pixel segments joined exactly through
 // their linear maps (common/edge_aware_lines.h): Algorithm A's result with far more threads and

@@ -94,7 +94,7 @@ class FrameBlur {
   // The settings with algorithm, line split and kappa resolved: split Auto is block-parallel
   // for the recursive Gaussians (exact, and the fastest, measured) and k-way (Algorithm C) for
   // edge-aware (measured faster than A and than block-parallel); a negative kappa is 4 for the
-  // recursive Gaussians and 2 for edge-aware (the seed's choice for Algorithm C).
+  // recursive Gaussians and 2 for edge-aware (Ferreira et al.'s choice for Algorithm C).
   static BlurSettings resolved(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
  private:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Separable FIR Gaussian in the seeds' formulation: one thread per output value, looping over
+// Separable FIR Gaussian in the usual GPU formulation: one thread per output value, looping over
 // the taps from the centre outwards in symmetric pairs, with the taps read from a table or
 // generated in the kernel by Turkowski's incremental method (common/incremental_taps.h). It
 // exists to measure that choice (algorithm=fir coefficients=incremental, and bench_fir); the

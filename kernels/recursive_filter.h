@@ -2,13 +2,13 @@
 // Recursive Gaussian on one plane (Young–van Vliet 1995/2002, Deriche), in the float32 section
 // form of common/recursive_sections.h, horizontal pass then vertical pass. How each line's
 // sequential recursion is spread over threads:
-//   OneWay        a thread per line (NVIDIA's recursiveGaussian sample, the seed's baseline);
+//   OneWay        a thread per line (NVIDIA's recursiveGaussian sample, Lee et al.'s baseline);
 //   TwoWay        each line in two halves. Exact (the left half's thread runs causal, the
 //                 right half's anticausal, then each carries on into the other half) for
 //                 Deriche, and for Young–van Vliet in its parallel form once its warm-up would
 //                 be a 25th of the line or more; otherwise (shorter warm-ups, where it is
-//                 faster, and the seed's simple start-up) the second half is warmed up over
-//                 kappa x sigma samples;
+//                 faster, and Lee, Ko and Choe's simple start-up) the second half is warmed up
+//                 over kappa x sigma samples;
 //   KWay          each line in `segments` pieces, each warmed up the same way (approximate:
 //                 error ~ e^{-1.7 kappa} of the signal range, Ferreira et al.);
 //   BlockParallel each line in short segments whose exact starting states are found by a scan

@@ -268,7 +268,7 @@ CG_TEST(direct_matches_reference) {
                 c.sigma, border_name(c.border), worst);
     CHECK(worst >= 0 && worst <= 1.0);
   }
-  // The seed's fixed 5x5 / 273 kernel (Afif et al.).
+  // The fixed 5x5 / 273 kernel of Afif, Said and Atri (2018).
   const PlaneGeometry g = geometry(512, 512, 1);
   DirectConvolution afif;
   CHECK(afif.plan(g, afif_5x5_kernel(), 5, Border::Replicate).ok());

@@ -228,7 +228,7 @@ CG_TEST(gaussian_nonuniform_step_equals_uniform_filter_of_interpolated_line) {
 
 CG_TEST(float_steps_track_double) {
   // The kernels run these steps in float32: one RF line and one Gaussian term (in the deviation
-  // form e = g - S f of dt_gaussian_apply, with the weights the kernels use) against the seed's
+  // form e = g - S f of dt_gaussian_apply, with the weights the kernels use) against the published
   // form in double, over 0..255 and over 16-bit values at the element's largest sigma.
   struct Case { double sigma, range, rf_limit, g_limit; };
   for (const Case& c : {Case{20.0, 255.0, 1e-2, 1e-2}, Case{250.0, 65535.0, 0.5, 0.5}, Case{1000.0, 65535.0, 0.5, 0.5}}) {

@@ -5,8 +5,8 @@
 // columns), and compared with the sequential double reference (common/reference_edge_aware.h).
 //   Algorithm A (one segment per line) equals the reference to float rounding;
 //   Algorithm C with a warm-up longer than any line is bit-identical to A;
-//   Algorithm C against A on real photographs: MSE per kappa (the seed: negligible at kappa 2;
-//   target MSE <= 1 in 8-bit units), printed as a table;
+//   Algorithm C against A on real photographs: MSE per kappa (Ferreira et al.: negligible at
+//   kappa 2; target MSE <= 1 in 8-bit units), printed as a table;
 //   the YUV rule's resampled spacings (identity without subsampling, flat where the guide is,
 //   transformed distance kept along a line).
 #include <algorithm>
@@ -290,7 +290,7 @@ CG_TEST(algorithm_c_error_against_a_falls_with_kappa_on_photographs) {
         std::printf(" %.3g |", mse);
         CHECK(mse <= previous * 1.05 + 1e-3);  // a longer warm-up never hurts (beyond noise)
         previous = mse;
-        if (f == EdgeFilter::Gaussian && kappa == 2.0) CHECK(mse <= 1.0);  // the seed's claim
+        if (f == EdgeFilter::Gaussian && kappa == 2.0) CHECK(mse <= 1.0);  // per Ferreira et al.
       }
       std::printf("\n");
     }

@@ -330,7 +330,7 @@ constexpr Border kBorders[] = {Border::Replicate, Border::Mirror, Border::Reflec
 }  // namespace
 
 CG_TEST(per_pixel_table_and_incremental) {
-  // The seeds' per-pixel formulation (algorithm=fir coefficients=incremental, and its table
+  // The usual per-pixel formulation (algorithm=fir coefficients=incremental, and its table
   // twin): the same tolerance as the register-blocked kernel.
   std::vector<Case> cases;
   for (TapSource source : {TapSource::Table, TapSource::Incremental}) {

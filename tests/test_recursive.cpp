@@ -317,8 +317,8 @@ CG_TEST(exact_start_equals_a_long_extension) {
               " sections %.2e\n", worst_direct, worst_sections);
 }
 
-// The seed's rule is wrong near the right end for YvV (the causal transient beyond the edge is
-// ignored) and right far from it; for Deriche it is the exact rule.
+// Lee, Ko and Choe's rule is wrong near the right end for YvV (the causal transient beyond the
+// edge is ignored) and right far from it; for Deriche it is the exact rule.
 CG_TEST(simple_start_differs_only_near_the_right_edge) {
   for (RecursiveFilter f : kFilters)
     for (double s : {1.0, 5.0, 30.0}) {
