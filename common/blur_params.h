@@ -5,7 +5,7 @@
 namespace cudagaussian {
 
 // How samples outside the image are invented. Names follow scipy.ndimage:
-//   replicate  aaaa|abcd|dddd   (clamp to edge; the reference rule of REFERENCE.md)
+//   replicate  aaaa|abcd|dddd   (clamp to edge; the default; the recursive filters allow no other)
 //   mirror     dcb|abcd|cba     (reflect about the edge sample, which is not repeated)
 //   reflect    cba|abcd|dcb     (reflect about the edge, which is repeated)
 enum class Border : int { Replicate = 0, Mirror = 1, Reflect = 2 };
@@ -18,9 +18,10 @@ enum class Algorithm : int {
   EdgeAware = 7
 };
 
-// The recursive filter of algorithm=edge-aware (REFERENCE.md §6): the Gaussian in the transformed
-// domain (Gastal & Oliveira 2015, the default) or the first-order filter of the Domain Transform
-// (Gastal & Oliveira 2011, "RF": cheaper, an exponential rather than a Gaussian response).
+// The recursive filter of algorithm=edge-aware (docs/algorithms.md, "Edge-aware blur"): the
+// Gaussian in the transformed domain (Gastal & Oliveira 2015, the default) or the first-order
+// filter of the Domain Transform (Gastal & Oliveira 2011, "RF": cheaper, an exponential rather
+// than a Gaussian response).
 enum class EdgeFilter : int { Gaussian = 0, Rf = 1 };
 
 // How algorithm=box computes its passes: running window sums in float (BoxBlur) or exact

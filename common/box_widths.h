@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Widths of n box passes whose combined variance approximates sigma² (REFERENCE.md §5; Wells 1986,
-// Kovesi's formula): the first m passes have width wl, the others wl + 2, all odd.
+// Widths of n box passes whose combined variance approximates sigma² (Wells 1986; Kovesi 2010,
+// DICTA): the first m passes have width wl, the others wl + 2, all odd.
 #pragma once
 
 #include <vector>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Edge-aware recursive filtering in the transformed domain, one sample at a time, for any scalar
 // type T (float on the GPU, double in the CPU references): the CPU reference
-// (reference_edge_aware.cpp) and the future CUDA kernels share these steps. REFERENCE.md §6.
+// (reference_edge_aware.cpp) and the CUDA kernels share these steps (docs/algorithms.md,
+// "Edge-aware blur").
 //
 // Distances are in sample units of the plane (0..255 for 8-bit); sigma_r is in the same units.
 //   RF (Gastal & Oliveira 2011, "Domain Transform", eqs. 11 and 21):
@@ -127,7 +128,7 @@ CG_HOST_DEVICE inline DtComplex<T> operator/(DtComplex<T> x, DtComplex<T> y) {
 // One complex first-order term of the Gaussian, h_i(x) = a_i b_i^x for x >= 0 (x in samples).
 //   decay = λ_i / sigma, so b^Δ = exp(-decay Δ) in polar form (as published: "complex powers via
 //   polar form").
-//   inv_r0 = 1/r_{i,0} = a b / (b-1)², r1 = r_{i,1} = a / (b-1)  (REFERENCE.md §6).
+//   inv_r0 = 1/r_{i,0} = a b / (b-1)², r1 = r_{i,1} = a / (b-1)  (Gastal & Oliveira 2015).
 template <typename T>
 struct DtGaussianTerm {
   DtComplex<T> a, b, decay, inv_r0, r1;

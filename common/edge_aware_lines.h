@@ -2,7 +2,8 @@
 // The edge-aware blur one line segment at a time, for any scalar type T (float in the CUDA
 // kernels and in the CPU tests that replay them, double where exactness matters). A thread of
 // kernels/edge_aware.cu runs exactly these functions, so the CPU tests check the kernels' logic
-// (warm-up bounds, starts, the order of the passes) line by line. REFERENCE.md §6.
+// (warm-up bounds, starts, the order of the passes) line by line. See docs/algorithms.md,
+// "Edge-aware blur".
 //
 // Pixel planes are interleaved floats (pitch in elements). Spacing planes hold the transformed
 // distances, computed once per frame from the guide:

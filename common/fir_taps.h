@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Sampled, normalised Gaussian taps (REFERENCE.md §0, §1).
+// Sampled, normalised Gaussian taps (docs/algorithms.md, "Exact Gaussian").
 #pragma once
 
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Turkowski's incremental Gaussian (GPU Gems 3, ch. 40; REFERENCE.md §1): the taps of the sampled
+// Turkowski's incremental Gaussian (GPU Gems 3, ch. 40, 2007): the taps of the sampled
 // Gaussian from the centre outwards with two multiply-adds each, instead of a table or an exp:
 //   t[0] = 1 / Σ_k exp(-k²/2σ²)  (normalised like gaussian_taps()),
 //   t[i+1] = t[i] · r[i],  r[i+1] = r[i] · c,   r[0] = exp(-1/2σ²), c = exp(-1/σ²),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Accuracy of a filtered plane against a double reference (REFERENCE.md §0).
+// Accuracy of a filtered plane against a double reference (docs/algorithms.md, "Exact Gaussian").
 #pragma once
 
 #include "reference_blur.h"

@@ -67,7 +67,7 @@ YvvCoeffs yvv_coefficients(double sigma, YvvVariant variant) {
   YvvCoeffs c;
   if (variant == YvvVariant::Y1995) {
     require_valid(RecursiveFilter::YoungVanVliet1995, sigma);
-    // Young & van Vliet 1995: q(sigma) in two branches, then b0..b3 (REFERENCE.md §2).
+    // Young & van Vliet 1995 (Signal Processing 44(2)): q(sigma) in two branches, then b0..b3.
     const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330
                                   : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
     const double q2 = q * q, q3 = q2 * q;
@@ -317,7 +317,7 @@ void deriche_terms(double sigma, DericheTermRaw out[2], double* total_gain) {
 DericheCoeffs deriche_coefficients(double sigma) {
   require_valid(RecursiveFilter::Deriche, sigma);
   const DericheConstants k;
-  // Deriche 1993 (INRIA RR-1893), 4th-order causal and anticausal coefficients; REFERENCE.md §3.
+  // Deriche 1993 (INRIA RR-1893), 4th-order causal and anticausal coefficients.
   const double e0 = std::exp(-k.b0 / sigma), e1 = std::exp(-k.b1 / sigma);
   const double cw0 = std::cos(k.w0 / sigma), sw0 = std::sin(k.w0 / sigma);
   const double cw1 = std::cos(k.w1 / sigma), sw1 = std::sin(k.w1 / sigma);

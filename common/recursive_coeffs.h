@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Coefficients of the recursive Gaussian filters (REFERENCE.md §2, §3), all computed in double:
+// Coefficients of the recursive Gaussian filters (Young–van Vliet 1995 and 2002, Deriche 1993;
+// docs/algorithms.md), all computed in double:
 //   Young–van Vliet 3rd order (1995 and 2002 coefficients) with the Triggs–Sdika right border,
 //   Deriche 4th order (1993 constants) with its steady-state edge terms,
 // and the same filters split into low-order sections, the form that stays accurate in float32
@@ -108,7 +109,7 @@ struct YvvSectionCoeffs {
 YvvSectionCoeffs yvv_section_coefficients(double sigma, YvvVariant variant);
 
 // ---------------------------------------------------------------------------------------------
-// Deriche 4th order, Deriche 1993 (INRIA RR-1893) constants and recursions, REFERENCE.md §3:
+// Deriche 4th order, Deriche 1993 (INRIA RR-1893) constants and recursions:
 //   causal      y+[n] = n0 x[n] + n1 x[n-1] + n2 x[n-2] + n3 x[n-3] - d1 y+[n-1] - ... - d4 y+[n-4]
 //   anticausal  y-[n] = m1 x[n+1] + ... + m4 x[n+4] - d1 y-[n+1] - ... - d4 y-[n+4]
 //   y = y+ + y-

@@ -4,7 +4,8 @@
 // same functions, so the float32 accuracy measured on the CPU is the GPU's.
 //
 // Why this form: at large sigma the poles crowd z = 1 and a 3rd/4th-order recursion in direct
-// form falls apart in float32 (REFERENCE.md §3 "Float32 warning"). Two changes fix it:
+// form falls apart in float32 (docs/algorithms.md, "Float32 and the direct form"). Two
+// changes fix it:
 //   1. sections: each real pole or complex pair gets its own 1st/2nd-order section, whose
 //      coefficients are computed in double from the poles (recursive_coeffs.h), not from the
 //      expanded polynomial;
@@ -194,9 +195,9 @@ CG_HOST_DEVICE inline T deriche_anticausal_step(const DericheSections<T>& k, T x
   return sum;
 }
 
-// Replicate start-up (REFERENCE.md §3 edge terms): each pass reads x, so the steady state of the
-// edge value is exact on both sides — and the simple rule of Lee, Ko and Choe gives the same, so
-// StartUp has no effect on Deriche.
+// Replicate start-up (docs/algorithms.md, "Replicate start-up"): each pass reads x, so the
+// steady state of the edge value is exact on both sides — and the simple rule of Lee, Ko and
+// Choe gives the same, so StartUp has no effect on Deriche.
 template <typename T>
 CG_HOST_DEVICE inline DericheSectionState<T> deriche_causal_start(const DericheSections<T>& k, T x_first) {
   DericheSectionState<T> st;

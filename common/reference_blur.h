@@ -22,7 +22,8 @@ PlaneValues reference_fir(const PlaneGeometry& g, const PlaneValues& in,
                           const std::vector<double>& taps_x, const std::vector<double>& taps_y,
                           Border border);
 
-// The exact sampled Gaussian of REFERENCE.md §0 (support ceil(8 sigma) + 1 each way).
+// The exact sampled Gaussian, support ceil(8 sigma) + 1 each way (docs/algorithms.md, "Exact
+// Gaussian").
 PlaneValues exact_gaussian(const PlaneGeometry& g, const PlaneValues& in, double sigma_x,
                            double sigma_y, Border border);
 

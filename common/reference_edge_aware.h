@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// CPU references of the edge-aware recursive blur (REFERENCE.md §6, issue 5): exact, sequential,
-// double precision, built from the steps in domain_transform.h.
+// CPU references of the edge-aware recursive blur (docs/algorithms.md, "Edge-aware blur"):
+// exact, sequential, double precision, built from the steps in domain_transform.h.
 //   N iterations of (horizontal pass over every row, then vertical pass over every column), each
 //   pass left→right then right→left (top→bottom, bottom→top), with sigma_Hi of iteration i.
 //   Edges come from the original image (not the filtered one), from ALL channels of the guide

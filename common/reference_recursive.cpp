@@ -53,7 +53,8 @@ void deriche_filter_line(const DericheCoeffs& c, const double* in, double* out, 
   if (n <= 0) return;
   constexpr int kPad = 4;
   // x padded with the replicated edge values on both sides; the steady states of a constant
-  // input start both recursions (REFERENCE.md §3 edge terms), which is exact for replicate.
+  // input start both recursions, which is exact for replicate (docs/algorithms.md, "Replicate
+  // start-up").
   std::vector<double> x(n + 2 * kPad);
   for (int i = 0; i < n + 2 * kPad; ++i) x[i] = in[i < kPad ? 0 : (i >= n + kPad ? n - 1 : i - kPad)];
   // Increment form (see above): with SN = Σn, SM = Σm, SD = 1 + Σd,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// CPU references of the recursive Gaussians (REFERENCE.md §2, §3): lines and planes.
+// CPU references of the recursive Gaussians (Young–van Vliet 1995 and 2002, Deriche 1993): lines
+// and planes.
 //   - direct form in double: the recursions as published (Young–van Vliet 3rd order with the
 //     Triggs–Sdika right border, Deriche 4th order with its edge terms) — the reference that GPU
 //     results of the same algorithm are compared with;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Sobel edge detection (REFERENCE.md §7): the parameters and the luma rule shared by the CPU
-// reference (common/reference_sobel.h), the CUDA kernel (kernels/sobel.h) and the cudasobel
-// element. Plain C++, no GStreamer, no CUDA runtime.
+// Sobel edge detection (docs/algorithms.md, "Sobel"): the parameters and the luma rule shared
+// by the CPU reference (common/reference_sobel.h), the CUDA kernel (kernels/sobel.h) and the
+// cudasobel element. Plain C++, no GStreamer, no CUDA runtime.
 //
 //   Gx = [[1,0,-1],[2,0,-2],[1,0,-1]] * Y    (convolution: Gx = right column - left column)
 //   Gy = [[1,2,1],[0,0,0],[-1,-2,-1]] * Y    (convolution: Gy = row below - row above; y grows

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// One box pass of the integral-image variant of algorithm=box (Pardo; REFERENCE.md §5), for the
-// CUDA kernels (kernels/integral_box.cu) and their CPU replay. Exact integer arithmetic: a pass
-// builds the summed-area table (SAT) of its input over the plane extended by the box radii (any
-// border rule), and each output is the box *sum* from four SAT entries; the sums of all passes are
-// divided by the product of the box areas once, at the end, and rounded half up. Unsigned 64-bit
-// arithmetic wraps, and a box sum is the difference of SAT entries modulo 2^64, so it is exact
-// as long as the sum itself fits (FrameBlur checks max_value x Π areas < 2^63). Rows and
-// columns passes commute, so pass p is box x_p then box y_p in one SAT.
+// One box pass of the integral-image variant of algorithm=box (Pardo; summed-area tables, Crow
+// 1984), for the CUDA kernels (kernels/integral_box.cu) and their CPU replay. Exact integer
+// arithmetic: a pass builds the summed-area table (SAT) of its input over the plane extended by the
+// box radii (any border rule), and each output is the box *sum* from four SAT entries; the sums of
+// all passes are divided by the product of the box areas once, at the end, and rounded half up.
+// Unsigned 64-bit arithmetic wraps, and a box sum is the difference of SAT entries modulo 2^64, so
+// it is exact as long as the sum itself fits (FrameBlur checks max_value x Π areas < 2^63). Rows
+// and columns passes commute, so pass p is box x_p then box y_p in one SAT.
 #pragma once
 
 #include <cstddef>

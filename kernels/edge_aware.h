@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Edge-aware recursive blur of a whole frame (algorithm=edge-aware; REFERENCE.md §6, Ferreira,
+// Edge-aware recursive blur of a whole frame (algorithm=edge-aware; docs/algorithms.md, Ferreira,
 // Gastal, Schnorr and Navaux): N iterations of a horizontal then a vertical recursive pass in
 // the domain-transformed space, where neighbours across an edge are far apart.
 //

@@ -458,8 +458,9 @@ CG_TEST(compare_planes_metrics) {
   CHECK(std::isinf(empty.mse));
 }
 
-// Rounding alone against the exact result costs MSE ~1/12, ~58.9 dB (REFERENCE.md §0): the
-// ceiling any 8-bit output can reach. Checks the metric and store_plane together.
+// Rounding alone against the exact result costs MSE ~1/12 (a uniform error in [-0.5, 0.5]),
+// i.e. 10 log10(255² × 12) ~ 58.9 dB: the ceiling any 8-bit output can reach. Checks the metric
+// and store_plane together.
 CG_TEST(rounding_ceiling_psnr) {
   const auto g = geometry(256, 64, 1);
   PlaneValues ref(size_t(g.width) * g.height);

@@ -1,4 +1,4 @@
-// CPU tests of the edge-aware references (common/reference_edge_aware.h, REFERENCE.md §6):
+// CPU tests of the edge-aware references (common/reference_edge_aware.h):
 // limits of sigma_r, the iteration schedule's variance, guides, and the Gaussian's non-uniform
 // step against uniform filtering of the linearly interpolated line.
 #include <cmath>

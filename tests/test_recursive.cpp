@@ -1,9 +1,9 @@
 // CPU tests of the recursive Gaussians (common/recursive_*.h, common/reference_recursive.h).
 // The direct forms are checked against closed forms and published numbers (unit DC gain,
-// variance, impulse L1 error vs the sampled Gaussian of REFERENCE.md §0/§2/§3), the exact
-// start-up against a long explicit replicate extension, and the section form (what the GPU runs)
-// against the direct form and against independent long-double truths, in double (same filter)
-// and float32 (measured error, printed for the README's tables).
+// variance, impulse L1 error vs the sampled normalised Gaussian), the exact start-up against a
+// long explicit replicate extension, and the section form (what the GPU runs) against the direct
+// form and against independent long-double truths, in double (same filter) and float32
+// (measured error, printed for the README's tables).
 
 #include <algorithm>
 #include <cmath>
@@ -111,8 +111,8 @@ std::vector<double> wide_extension_filter(double sigma, const std::vector<double
   return std::vector<double>(x.begin() + pad, x.begin() + pad + n);
 }
 
-// Young, van Vliet, van Ginkel 2002 (REFERENCE.md §2), eqs. 3-4 of Lee et al.; the padding
-// makes the start-up irrelevant.
+// Young, van Vliet, van Ginkel 2002 (IEEE Trans. Signal Processing 50(11)), eqs. 3-4 of Lee, Ko
+// and Choe 2014; the padding makes the start-up irrelevant.
 void wide_yvv2002(std::vector<Wide>& x, double sigma_double) {
   const Wide m0 = 1.16680L, m1 = 1.10783L, m2 = 1.40586L, s = sigma_double;
   const Wide q = 1.31564L * (std::sqrt(1.0L + 0.490811L * s * s) - 1.0L), q2 = q * q, q3 = q2 * q;
@@ -129,7 +129,7 @@ void wide_yvv2002(std::vector<Wide>& x, double sigma_double) {
 }
 
 // Deriche's filter is, by construction, the convolution with its sampled impulse response
-// h(|k|) (Deriche 1993; REFERENCE.md §3), normalised to unit sum: an FIR truth that shares
+// h(|k|) (Deriche 1993, INRIA RR-1893), normalised to unit sum: an FIR truth that shares
 // nothing with the recursions. Replicate border; h has decayed below 1e-20 at 30 sigma.
 std::vector<double> deriche_fir_truth(double sigma, const std::vector<double>& line) {
   const DericheConstants c;
@@ -231,7 +231,7 @@ CG_TEST(deriche_sections_sum_to_the_direct_form) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Direct form against closed forms and REFERENCE.md's numbers
+// Direct form against closed forms and published numbers
 
 CG_TEST(constant_lines_are_unchanged) {
   for (RecursiveFilter f : kFilters)
@@ -250,8 +250,8 @@ CG_TEST(constant_lines_are_unchanged) {
         }
 }
 
-// YvV 2002 is designed for the exact variance; 1995 overshoots (REFERENCE.md §2: +24 % at s=1,
-// +10 % at s=10, in sigma).
+// YvV 2002 is designed for the exact variance; 1995 overshoots (+24 % at s=1, +10 % at s=10, in
+// sigma).
 CG_TEST(variance_of_the_impulse_response) {
   std::printf("  variance / sigma^2:   sigma   yvv2002   yvv1995   deriche\n");
   for (double s : {1.0, 2.0, 5.0, 10.0, 30.0, 90.0, 200.0}) {
@@ -268,7 +268,7 @@ CG_TEST(variance_of_the_impulse_response) {
   }
 }
 
-// Impulse L1 error vs the sampled normalised Gaussian. REFERENCE.md §2/§3 give:
+// Impulse L1 error vs the sampled normalised Gaussian. The published values:
 //   YvV 1995: .149/.081/.048/.033/.019, 2002: .229/.111/.085/.082/.083 at s = 1/2/5/10/30;
 //   Deriche 4th order: ~6e-4 for s = 2..30.
 CG_TEST(impulse_l1_error_matches_the_published_table) {

@@ -1,4 +1,4 @@
-/* Reliability of the element on a GPU (issue 7): bad input, lifecycle, sharing and threads.
+/* Reliability of the element on a GPU: bad input, lifecycle, sharing and threads.
  *
  *   - properties at and beyond their bounds on a running element, frames-in-flight 1..16;
  *   - caps renegotiation mid-stream (size and format) with frames in flight;
