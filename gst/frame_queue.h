@@ -43,6 +43,7 @@ struct FrameLayout
 {
   GstVideoInfo in_info, out_info;
   std::vector < cudagaussian::PlaneGeometry > in, out;
+  gboolean in_cuda = FALSE;     /* the input caps are memory:CUDAMemory */
   const char *work = "filter";
 };
 

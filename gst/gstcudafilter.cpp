@@ -186,6 +186,7 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * 
             "(interlace-mode=alternate)."));
     return FALSE;
   }
+  layout.in_cuda = gst_cuda_filter_caps_have_cuda_memory (incaps);
   if (!klass->configure (self, &layout.in_info, &layout.out_info, &layout)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Unsupported caps."),
         ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
@@ -261,11 +262,15 @@ static GstFlowReturn
 gst_cuda_filter_acquire_output (GstCudaFilter * self, GstBuffer * input, GstBuffer ** output)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
-  gboolean ready = pool != NULL;
-  if (pool && !gst_buffer_pool_is_active (pool))
-    ready = gst_buffer_pool_set_active (pool, TRUE);
-  gst_clear_object (&pool);
+  /* The pool is activated here, once after each allocation decision, so that a pool that
+   * cannot allocate is reported as such. */
+  if (!self->pool_active) {
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
+    self->pool_active = pool && (gst_buffer_pool_is_active (pool) ||
+        gst_buffer_pool_set_active (pool, TRUE));
+    gst_clear_object (&pool);
+  }
+  const gboolean ready = self->pool_active;
 
   GstFlowReturn ret = GST_FLOW_ERROR;
   if (ready && !cudagaussian::fault_injected ("pool"))
@@ -433,6 +438,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
+  self->pool_active = FALSE;
   return gst_cuda_filter_decide_pool (GST_ELEMENT (self), category_of (self), self->context,
       query, MAX (self->depth, 1u));
 }

@@ -72,6 +72,7 @@ struct _GstCudaFilter
   GstVideoInfo in_info;
   guint depth;                  /* frames in flight for the current caps */
   gboolean negotiated;
+  gboolean pool_active;         /* the decided output pool has been activated */
 };
 
 G_END_DECLS

@@ -47,19 +47,13 @@
 
 #include "gstcudagaussian.h"
 
-#include <cstring>
-#include <string>
 #include <vector>
 
-#include <gst/cuda/gstcudabufferpool.h>
-#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
 
 #include "box_widths.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
-#include "cuda_allocation.h"
 #include "gaussian_operation.h"
 #include "video_planes.h"
 
@@ -328,10 +322,7 @@ gst_cuda_gaussian_configure (GstCudaFilter * filter, const GstVideoInfo * in,
   if (GST_VIDEO_INFO_INTERLACE_MODE (in) == GST_VIDEO_INTERLACE_MODE_ALTERNATE)
     for (cg::PlaneSpec & p : planes)
       p.subsample_y *= 2;
-  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
-  const gboolean cuda = caps && gst_cuda_filter_caps_have_cuda_memory (caps);
-  gst_clear_caps (&caps);
-  if (cuda && (GST_VIDEO_INFO_HEIGHT (in) & 1) &&
+  if (layout->in_cuda && (GST_VIDEO_INFO_HEIGHT (in) & 1) &&
       (GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_I420 ||
           GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_YV12))
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,

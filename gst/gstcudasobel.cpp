@@ -40,10 +40,8 @@
 
 #include "gstcudasobel.h"
 
-#include <gst/cuda/gstcudabufferpool.h>
-#include <gst/cuda/gstcudaloader.h>
+
 #include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
 
 #include "sobel_operation.h"
 

@@ -50,8 +50,18 @@ void
 gst_cuda_filter_register_host_memory (GstElement * element, GstDebugCategory * category,
     GstCudaContext * context, GstBuffer * buffer)
 {
-  std::lock_guard < std::mutex > guard (registration_lock);
+  /* A registration, once set, stays until the memory is freed: memories that have one need no
+   * lock (the usual case, every frame after the first two). */
+  gboolean all_registered = TRUE;
+  for (guint i = 0; i < gst_buffer_n_memory (buffer) && all_registered; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+    all_registered = !gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM) ||
+        gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST (mem), registration_quark ()) != NULL;
+  }
+  if (all_registered)
+    return;
 
+  std::lock_guard < std::mutex > guard (registration_lock);
   for (guint i = 0; i < gst_buffer_n_memory (buffer); i++) {
     GstMemory *mem = gst_buffer_peek_memory (buffer, i);
     GstMiniObject *obj = GST_MINI_OBJECT_CAST (mem);

@@ -30,14 +30,11 @@ SobelOperation::planned_for (const FrameSettings & settings) const
       settings_);
 }
 
-/* Nothing to prepare on the GPU: the settings are checked by the kernel's launcher. */
+/* Nothing to prepare on the GPU: the kernel's launcher checks the settings on every run. */
 cg::Status
 SobelOperation::plan (const FrameSettings & settings)
 {
-  const cg::SobelSettings & s = static_cast < const SobelFrameSettings & >(settings).sobel;
-  if (!(s.scale >= 0.0 && s.scale <= cg::kSobelMaxScale))
-    return cg::Status::invalid ("scale out of range");
-  settings_ = s;
+  settings_ = static_cast < const SobelFrameSettings & >(settings).sobel;
   planned_ = true;
   return cg::Status::success ();
 }

@@ -533,27 +533,6 @@ struct EdgeAwareBlur::Plan {
 EdgeAwareBlur::EdgeAwareBlur() = default;
 EdgeAwareBlur::~EdgeAwareBlur() = default;
 
-Status EdgeAwareBlur::validate(const EdgeAwareSettings& s, const std::vector<PlaneSpec>& planes,
-                               double sigma_x, double sigma_y) {
-  if (planes.empty()) return Status::invalid("a frame needs at least one plane");
-  for (double sigma : {sigma_x, sigma_y})
-    if (!(sigma >= 0.0 && sigma <= kMaxSigma))
-      return Status::invalid("algorithm=edge-aware needs sigma and sigma-y between 0 and 1000");
-  if (!(s.sigma_r > 0.0)) return Status::invalid("sigma-r must be > 0");
-  if (s.iterations < 1 || s.iterations > kMaxIterations)
-    return Status::invalid("iterations must be between 1 and 10");
-  if (s.split == LineSplit::Auto) return Status::invalid("partitions=auto must be resolved first (FrameBlur does)");
-  if (!(s.kappa >= 0.0 && s.kappa <= 100.0)) return Status::invalid("kappa must be between 0 and 100 sigmas");
-  if (s.segments < 0) return Status::invalid("segments must be >= 0");
-  for (const PlaneSpec& p : planes)
-    if (!p.geometry.valid() || p.subsample_x < 1 || p.subsample_y < 1)
-      return Status::invalid("invalid plane geometry");
-  const PlaneGeometry& g0 = planes[0].geometry;
-  if ((planes[0].edge_channels & ((1u << g0.channels) - 1u)) == 0)
-    return Status::invalid("the guide plane has no channel that carries edges");
-  return Status::success();
-}
-
 Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSpec>& planes, double sigma_x,
                            double sigma_y) {
   release();

@@ -83,20 +83,6 @@ void run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std::v
 
 }  // namespace
 
-Status IntegralBoxBlur::validate(const PlaneGeometry& g, const std::vector<int>& wx, const std::vector<int>& wy) {
-  if (!g.valid()) return Status::invalid("invalid plane geometry");
-  if (wx.empty() || wx.size() != wy.size()) return Status::invalid("box passes: one width per pass and direction");
-  long double product = g.max_value();
-  for (size_t p = 0; p < wx.size(); ++p) {
-    if (wx[p] < 1 || wx[p] % 2 == 0 || wy[p] < 1 || wy[p] % 2 == 0) return Status::invalid("box widths must be odd");
-    product *= static_cast<long double>(wx[p]) * wy[p];
-  }
-  if (!(product < 9.2233720368547758e18L))
-    return Status::invalid("box-method=integral keeps exact 64-bit sums, which this sigma and box-passes "
-                           "would overflow; use fewer passes, a smaller sigma or box-method=running-sum");
-  return Status::success();
-}
-
 Status IntegralBoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x, const std::vector<int>& widths_y,
                              Border border) {
   release();

@@ -283,8 +283,8 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 
 // TwoWay, exact, for recursions in parallel form, whose two directions both read x (a sum of a
 // causal and an anticausal part, not a cascade): Deriche, and Young–van Vliet with the exact
-// start-up in its parallel form (yvv_parallel_coefficients). The seed's halves (Lee, Ko, Choe
-// 2014): the left half's thread runs causal from the line's left start and the right half's
+// start-up in its parallel form (yvv_parallel_coefficients). The halves of Lee, Ko and Choe
+// (2014): the left half's thread runs causal from the line's left start and the right half's
 // thread anticausal from its right start, each writing its half of `mid`; then each carries its
 // own state on into the other half, where the other direction's results wait in `mid`, and
 // writes the sum. Exact, with no warm-up: each thread runs n steps where one-way runs 2n, with
@@ -1236,28 +1236,6 @@ int warm_split_segments(LineSplit split, int segments, int lines, int length) {
     }
     default: return 1;
   }
-}
-
-const char* line_split_name(LineSplit split) {
-  switch (split) {
-    case LineSplit::OneWay: return "one-way";
-    case LineSplit::TwoWay: return "two-way";
-    case LineSplit::KWay: return "k-way";
-    case LineSplit::BlockParallel: return "block-parallel";
-    case LineSplit::Auto: return "auto";
-  }
-  return "unknown";
-}
-
-Status RecursiveBlur::validate(const RecursiveSettings& settings, double sigma_x, double sigma_y) {
-  for (double sigma : {sigma_x, sigma_y}) {
-    if (sigma == 0.0) continue;
-    if (const char* why = recursive_sigma_error(settings.filter, sigma)) return Status::invalid(why);
-  }
-  if (!(settings.kappa >= 0.0 && settings.kappa <= 100.0))
-    return Status::invalid("kappa must be between 0 and 100 sigmas");
-  if (settings.segments < 0) return Status::invalid("segments must be >= 0");
-  return Status::success();
 }
 
 Status RecursiveBlur::plan(const PlaneGeometry& g, const RecursiveSettings& requested, double sigma_x,

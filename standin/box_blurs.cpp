@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Stand-in BoxBlur and IntegralBoxBlur: common/reference_box in place of the running-sum and
 // summed-area kernels (both compute the same iterated boxes; the integral one exactly).
-// IntegralBoxBlur::validate mirrors kernels/integral_box.cu, which the stand-in cannot link.
 #include "box_filter.h"
 #include "cpu_plane.h"
 #include "integral_box.h"
@@ -56,17 +55,6 @@ void BoxBlur::release() {
   radii_x_.clear();
   radii_y_.clear();
   planned_ = false;
-}
-
-Status IntegralBoxBlur::validate(const PlaneGeometry& g, const std::vector<int>& wx, const std::vector<int>& wy) {
-  if (!g.valid()) return Status::invalid("invalid plane geometry");
-  CG_TRY(check_widths(wx, wy));
-  long double product = g.max_value();
-  for (size_t p = 0; p < wx.size(); ++p) product *= static_cast<long double>(wx[p]) * wy[p];
-  if (!(product < 9.2233720368547758e18L))
-    return Status::invalid("box-method=integral keeps exact 64-bit sums, which this sigma and box-passes "
-                           "would overflow; use fewer passes, a smaller sigma or box-method=running-sum");
-  return Status::success();
 }
 
 Status IntegralBoxBlur::plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Stand-in RecursiveBlur: the double direct-form reference of common/reference_recursive in
 // place of the CUDA line kernels, whatever the line split (the splits are ways of running the
-// same recursion in parallel). validate() and line_split_name() mirror kernels/recursive.cu,
-// which the stand-in cannot link.
+// same recursion in parallel).
 #include "cpu_plane.h"
 #include "recursive_filter.h"
 #include "reference_recursive.h"
@@ -15,28 +14,6 @@ struct RecursiveBlur::Passes {
 
 RecursiveBlur::RecursiveBlur() = default;
 RecursiveBlur::~RecursiveBlur() = default;
-
-const char* line_split_name(LineSplit split) {
-  switch (split) {
-    case LineSplit::OneWay: return "one-way";
-    case LineSplit::TwoWay: return "two-way";
-    case LineSplit::KWay: return "k-way";
-    case LineSplit::BlockParallel: return "block-parallel";
-    case LineSplit::Auto: return "auto";
-  }
-  return "unknown";
-}
-
-Status RecursiveBlur::validate(const RecursiveSettings& settings, double sigma_x, double sigma_y) {
-  for (double sigma : {sigma_x, sigma_y}) {
-    if (sigma == 0.0) continue;
-    if (const char* why = recursive_sigma_error(settings.filter, sigma)) return Status::invalid(why);
-  }
-  if (!(settings.kappa >= 0.0 && settings.kappa <= 100.0))
-    return Status::invalid("kappa must be between 0 and 100 sigmas");
-  if (settings.segments < 0) return Status::invalid("segments must be >= 0");
-  return Status::success();
-}
 
 Status RecursiveBlur::plan(const PlaneGeometry& geometry, const RecursiveSettings& requested, double sigma_x,
                            double sigma_y) {
