@@ -36,6 +36,7 @@
 #include "device_memory.h"
 #include "frame_operation.h"
 #include "plane.h"
+#include "plane_blur.h"
 
 /* The planes of a frame on each side of the operation, and what the element calls its work in
  * error messages ("blur", "Sobel filter"). */
@@ -54,8 +55,8 @@ public:
   static constexpr guint64 kBatchPixels = 1920 * 1080;
   /* Frames in flight per frame of a batch: batch = depth / this (top of this file). */
   static constexpr guint kDepthPerBatchFrame = 4;
-  /* The most frames one batch holds. */
-  static constexpr guint kMaxBatchFrames = 8;
+  /* The most frames one batch holds: what the kernels take in one launch. */
+  static constexpr guint kMaxBatchFrames = cudagaussian::kMaxBatchFrames;
 
   using OperationFactory = std::function < std::unique_ptr < FrameOperation > () >;
 

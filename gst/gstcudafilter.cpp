@@ -139,7 +139,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
 
 /* Frames in flight: as set, or by whether upstream is live and what the frames are. */
 static guint
-gst_cuda_filter_choose_depth (GstCudaFilter * self, GstCaps * incaps, const GstVideoInfo * info)
+gst_cuda_filter_choose_depth (GstCudaFilter * self, const FrameLayout & layout)
 {
   GST_OBJECT_LOCK (self);
   guint depth = self->frames_in_flight;
@@ -151,9 +151,8 @@ gst_cuda_filter_choose_depth (GstCudaFilter * self, GstCaps * incaps, const GstV
   if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), latency))
     gst_query_parse_latency (latency, &live, NULL, NULL);
   gst_query_unref (latency);
-  const gboolean small_cuda = gst_cuda_filter_caps_have_cuda_memory (incaps) &&
-      (guint64) GST_VIDEO_INFO_WIDTH (info) * GST_VIDEO_INFO_HEIGHT (info) <=
-      AUTO_SMALL_CUDA_PIXELS;
+  const gboolean small_cuda = layout.in_cuda && (guint64) GST_VIDEO_INFO_WIDTH (&layout.in_info) *
+      GST_VIDEO_INFO_HEIGHT (&layout.in_info) <= AUTO_SMALL_CUDA_PIXELS;
   return live ? AUTO_FRAMES_LIVE : small_cuda ? AUTO_FRAMES_NOT_LIVE_SMALL_CUDA :
       AUTO_FRAMES_NOT_LIVE;
 }
@@ -192,7 +191,7 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * 
         ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
     return FALSE;
   }
-  const guint depth = gst_cuda_filter_choose_depth (self, incaps, &layout.in_info);
+  const guint depth = gst_cuda_filter_choose_depth (self, layout);
 
   /* New geometry: frames of the old caps were drained by the CAPS event. */
   if (!gst_cuda_context_push (self->context))
