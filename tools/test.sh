@@ -111,6 +111,7 @@ valgrind_standin_step() {
     env CK_FORK=no CG_STANDIN_STRICT=1 G_SLICE=always-malloc G_DEBUG=gc-friendly \
       LD_LIBRARY_PATH="$b/driver${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" GST_REGISTRY_1_0="$b/tests/registry-$name.bin" \
       "${plugin_path[@]}" GST_CHECKS="$cases" \
+      GST_PLUGIN_LOADING_WHITELIST=gstreamer:gst-plugins-base:cudagaussian \
       valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
       --num-callers=40 \
       --suppressions=/usr/share/glib-2.0/valgrind/glib.supp \
