@@ -18,10 +18,10 @@ gst_cuda_filter_caps_have_cuda_memory (GstCaps * caps)
 
 GstBufferPool *
 gst_cuda_filter_pool_new (GstCudaContext * context, GstCaps * caps,
-    guint size, guint min, guint max)
+    guint size, guint min, guint max, gboolean for_upstream)
 {
   if (!gst_cuda_filter_caps_have_cuda_memory (caps))
-    return gst_cuda_pinned_pool_new (context, caps, size, min, max);
+    return gst_cuda_pinned_pool_new (context, caps, size, min, max, for_upstream);
 
   GstBufferPool *pool = gst_cuda_buffer_pool_new (context);
   GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -60,7 +60,7 @@ gst_cuda_filter_propose_pool (GstElement * element, GstDebugCategory * category,
 
   if (gst_query_get_n_allocation_pools (query) == 0) {
     GstBufferPool *pool = gst_cuda_filter_pool_new (context, caps,
-        GST_VIDEO_INFO_SIZE (&info), held, 0);
+        GST_VIDEO_INFO_SIZE (&info), held, 0, TRUE);
     if (!pool) {
       GST_CAT_WARNING_OBJECT (category, element, "could not create a buffer pool to propose");
       return FALSE;
@@ -111,7 +111,7 @@ gst_cuda_filter_decide_pool (GstElement * element, GstDebugCategory * category,
       gst_clear_object (&pool);
   }
   if (!pool)
-    pool = gst_cuda_filter_pool_new (context, caps, size, min, max);
+    pool = gst_cuda_filter_pool_new (context, caps, size, min, max, FALSE);
   if (!pool) {
     GST_CAT_ERROR_OBJECT (category, element, "could not create an output buffer pool");
     return FALSE;

@@ -8,9 +8,11 @@
 
 gboolean gst_cuda_filter_caps_have_cuda_memory (GstCaps * caps);
 
-/* A pinned or CUDA pool for @caps, configured (VIDEO_META); NULL on failure. */
+/* A pinned or CUDA pool for @caps, configured (VIDEO_META); NULL on failure. @for_upstream: a
+ * pinned pool proposed to upstream falls back to ordinary memory where pinning fails (the
+ * element takes any system memory); the element's own output pool reports the failure. */
 GstBufferPool *gst_cuda_filter_pool_new (GstCudaContext * context, GstCaps * caps, guint size,
-    guint min, guint max);
+    guint min, guint max, gboolean for_upstream);
 
 /* propose_allocation: offers upstream a pool for the query's caps unless one is there, with
  * @held as its minimum (the input buffers the element holds at once, so that an upstream pool

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcudapinnedallocator.h"
 
 #include <cstring>
@@ -14,6 +15,7 @@ struct _GstCudaPinnedAllocator
 {
   GstAllocator parent;
   GstCudaContext *context;
+  gboolean pageable_fallback;
 };
 
 G_DEFINE_TYPE (GstCudaPinnedAllocator, gst_cuda_pinned_allocator,
@@ -62,6 +64,11 @@ gst_cuda_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
   }
   cudagaussian::Status st = cudagaussian::pinned_alloc (maxsize, &data);
   gst_cuda_context_pop (NULL);
+  if (!st.ok () && self->pageable_fallback) {
+    GST_WARNING_OBJECT (self, "pinned allocation of %" G_GSIZE_FORMAT " bytes failed (%s): "
+        "ordinary memory instead", maxsize, st.message.c_str ());
+    return gst_allocator_alloc (NULL, size, params);
+  }
   if (!st.ok ()) {
     GST_ERROR_OBJECT (self, "pinned allocation of %" G_GSIZE_FORMAT
         " bytes failed: %s", maxsize, st.message.c_str ());
@@ -119,22 +126,23 @@ gst_cuda_pinned_allocator_init (GstCudaPinnedAllocator * self)
 }
 
 GstAllocator *
-gst_cuda_pinned_allocator_new (GstCudaContext * context)
+gst_cuda_pinned_allocator_new (GstCudaContext * context, gboolean pageable_fallback)
 {
   GstCudaPinnedAllocator *self = GST_CUDA_PINNED_ALLOCATOR (g_object_new
       (GST_TYPE_CUDA_PINNED_ALLOCATOR, NULL));
 
   gst_object_ref_sink (self);
   self->context = GST_CUDA_CONTEXT (gst_object_ref (context));
+  self->pageable_fallback = pageable_fallback;
   return GST_ALLOCATOR_CAST (self);
 }
 
 GstBufferPool *
 gst_cuda_pinned_pool_new (GstCudaContext * context, GstCaps * caps,
-    guint size, guint min_buffers, guint max_buffers)
+    guint size, guint min_buffers, guint max_buffers, gboolean pageable_fallback)
 {
   GstBufferPool *pool = gst_video_buffer_pool_new ();
-  GstAllocator *allocator = gst_cuda_pinned_allocator_new (context);
+  GstAllocator *allocator = gst_cuda_pinned_allocator_new (context, pageable_fallback);
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstAllocationParams params;
 

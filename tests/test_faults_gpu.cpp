@@ -213,6 +213,41 @@ GST_START_TEST (test_launch_fault_in_cuda_memory)
 }
 GST_END_TEST;
 
+/* Pinned host memory refused: the element's own output pool fails with an error that says which
+ * memory, and the element recovers once pinning works again. */
+GST_START_TEST (test_pinned_output_pool_fault)
+{
+  const GstVideoInfo info = cgt::video_info ("RGBA", 64, 48);
+  GstHarness *h = cgt::new_blur_harness (1, g_ctx);
+  GstBus *bus = cgt::attach_bus (h->element);
+  gst_harness_set_src_caps_str (h, cgt::caps_string ("RGBA", 64, 48).c_str ());
+  cg::set_fault_for_tests ("pinned");
+  const GstFlowReturn ret = gst_harness_push (h, cgt::new_random_frame (info, 1));
+  cg::set_fault_for_tests (NULL);
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  std::string debug;
+  const std::string msg = cgt::pop_error (bus, &debug);
+  g_print ("pinned output pool refused: \"%s\" (%s)\n", msg.c_str (), debug.c_str ());
+  fail_unless (msg.find ("pinned host memory") != std::string::npos, "unclear error: '%s'",
+      msg.c_str ());
+  fail_unless_equals_int (gst_harness_push (h, cgt::new_random_frame (info, 2)), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_try_pull (h);
+  fail_unless (out != NULL, "no frame after the fault was switched off");
+  gst_buffer_unref (out);
+  cgt::teardown_with_bus (h, bus);
+
+  /* In a pipeline the source's buffers come from the pool the element proposed, which falls
+   * back to ordinary memory: the first error is still the element's. */
+  cg::set_fault_for_tests ("pinned");
+  Outcome o = run (kSystemMemoryPipeline, g_ctx);
+  cg::set_fault_for_tests (NULL);
+  fail_unless (o.error && o.source == "blur", "pinned fault in a pipeline: first error from %s: %s",
+      o.source.c_str (), o.message.c_str ());
+  fail_unless (o.message.find ("pinned host memory") != std::string::npos, "unclear error: '%s'",
+      o.message.c_str ());
+}
+GST_END_TEST;
+
 /* The user-facing switch: CUDAGAUSSIAN_FAULT in the environment of a new process. */
 GST_START_TEST (test_environment_variable)
 {
@@ -259,6 +294,7 @@ cudagaussian_faults_suite (void)
   tcase_add_test (tc, test_each_fault_gives_an_error);
   tcase_add_test (tc, test_fault_mid_stream_with_frames_in_flight);
   tcase_add_test (tc, test_launch_fault_in_cuda_memory);
+  tcase_add_test (tc, test_pinned_output_pool_fault);
   tcase_add_test (tc, test_environment_variable);
   return s;
 }
