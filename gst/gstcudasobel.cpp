@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GStreamer
  * cudasobel: Sobel edge detection of raw video on NVIDIA GPUs.
  *

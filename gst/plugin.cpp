@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The cudagaussian plugin: registers its elements. Registration needs no GPU or driver; an
  * element without one fails at start with a message that says so. */
 #ifdef HAVE_CONFIG_H

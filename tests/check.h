@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A minimal test harness for the CPU and kernel tests: no dependency beyond the standard
 // library, so the same tests build on the GPU host. Exit code 77 makes meson report a skip.
 #pragma once

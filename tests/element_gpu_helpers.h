@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers for the GPU element tests that run pipelines and harnesses and compare frames with the
  * double references of common/ (test_faults_gpu, test_reliability_gpu).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What every GPU element test needs: caps and video infos, random frames, padded strides,
  * pinned-memory checks, the proposed pool, and a main() that skips without a CUDA device. */
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs FrameBlur on host planes through the GPU for the kernel tests: random test planes in padded
 // pitches, outputs poisoned first and padding checked. Needs a CUDA device.
 #pragma once

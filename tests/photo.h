@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Real photographs for tests and benchmarks (tests/data/*.jpg): decoded with GStreamer, tightly
 // packed, and mirror-tiled to any size. Call gst_init() first.
 #pragma once

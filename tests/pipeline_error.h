@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* For element tests: run a gst-launch description until it posts an error (or ends). */
 #pragma once
 

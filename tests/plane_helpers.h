@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Small helpers for CPU tests on double planes: geometry, random content, differences.
 #pragma once
 

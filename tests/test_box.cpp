@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU tests of the box widths and the box / direct-2D references.
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // GPU test of the box (running sums and the exact integral-image variant) and direct-2D blurs
 // against their double references (same widths, taps and border). Outputs poisoned first; at
 // most 1 LSB off. Skips (exit 77) without a CUDA device.

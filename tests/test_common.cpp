@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU unit tests of common/: taps, border rules, the double reference, plane I/O and metrics.
 // These pin down the ground truth that the GPU tests compare against, so they check it against
 // independent definitions (brute force, hand-computed values), not against itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU tests of the edge-aware references (common/reference_edge_aware.h):
 // limits of sigma_r, the iteration schedule's variance, guides, and the Gaussian's non-uniform
 // step against uniform filtering of the linearly interpolated line.

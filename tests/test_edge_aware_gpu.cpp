@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // GPU test of algorithm=edge-aware (kernels/edge_aware.cu through FrameBlur) against the CPU
 // reference (common/reference_edge_aware.h) with the frame rule of edge_aware.h: plane 0 guides
 // every plane (its colour channels only), chroma planes use its spacing resampled to their grid.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU tests of the line functions the edge-aware CUDA kernels run (common/edge_aware_lines.h):
 // every (line, segment) is replayed here in float, in the order and memory layout
 // kernels/edge_aware.cu uses (guide spacing with h transposed; per iteration: transpose, causal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Element tests that need no GPU: registration, properties, caps, passthrough, and the error a
  * pipeline gets when no CUDA device can be used. */
 #include <gst/check/gstcheck.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Element tests on a GPU: every format through system memory (pageable and pinned buffers,
  * padded strides) and CUDA memory, compared plane by plane with the double reference.
  * Without a CUDA device the whole program reports a skip. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The test-only fault switch of kernels/cuda_status.h, without a GPU: parsing, the environment
 // variable (meson runs this program with CUDAGAUSSIAN_FAULT=stream), the test hook, and that the
 // injected failures come back as CUDA-like Status values before any CUDA call is made.

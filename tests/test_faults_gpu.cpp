@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fault injection: each CUDA failure the element can meet (device allocation, stream or event
  * creation, a kernel launch, an asynchronous copy) is forced with the test-only switch of
  * kernels/cuda_status.h, and must end the pipeline with an ERROR message that says what failed

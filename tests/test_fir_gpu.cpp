@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // GPU test of the separable FIR kernels against the double-precision reference of common/
 // (same taps, same border rule). Skips (exit 77) without a CUDA device.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the largest FIR radius
 // over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm; and
 // the plane arguments every blur checks before a launch.

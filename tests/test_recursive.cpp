@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU tests of the recursive Gaussians (common/recursive_*.h, common/reference_recursive.h).
 // The direct forms are checked against closed forms and published numbers (unit DC gain,
 // variance, impulse L1 error vs the sampled normalised Gaussian), the exact start-up against a

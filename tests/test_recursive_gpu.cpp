@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // GPU test of the recursive Gaussians (every filter, start-up and line split) against the CPU
 // references of common/reference_recursive.h. Skips (exit 77) without a CUDA device.
 //

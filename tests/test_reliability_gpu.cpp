@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reliability of the element on a GPU: bad input, lifecycle, sharing and threads.
  *
  *   - properties at and beyond their bounds on a running element, frames-in-flight 1..16;

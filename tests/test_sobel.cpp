@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU tests of the Sobel reference (common/reference_sobel.h) against values worked out by hand:
 // constant images, step edges in both directions, ramps (interior and replicate border), an
 // impulse (diagonals and the direction codes), the luma rule, rounding, clamping and wrapping.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudasobel element tests that need no GPU: registration, properties and their ranges, pad
  * templates, caps transformation and fixation (RGBA in -> GRAY8 out, memory feature kept, an
  * unsupported input refused), and the error a pipeline gets when no CUDA device can be used. */

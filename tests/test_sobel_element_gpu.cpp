@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudasobel element tests on a GPU: negotiation (RGBA in -> GRAY8 out by default, GRAY16_LE when
  * downstream asks, unsupported input refused), every input format through system memory
  * (pageable, the pinned pool the element proposes, padded strides) and through CUDA memory (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // GPU test of the Sobel kernel (kernels/sobel.h) against the double reference of
 // common/reference_sobel.h. Skips (exit 77) without a CUDA device.
 //

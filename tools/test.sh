@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # tools/test.sh — the README's test command: set up and build (tools/setup.sh), run every test
 # under `meson test`, and end with one line "N passed, N failed, N skipped".
 #
