@@ -15,8 +15,12 @@ cuda_device_count (void)
   return count;
 }
 
+/* Errors below are logged (by GST_ELEMENT_ERROR) in the element's own category. */
+#define GST_CAT_DEFAULT category
+
 gboolean
-gst_cuda_filter_open_context (GstElement * element, gint device_id, GstCudaContext ** context)
+gst_cuda_filter_open_context (GstElement * element, GstDebugCategory * category,
+    gint device_id, GstCudaContext ** context)
 {
   if (!gst_cuda_load_library ()) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,

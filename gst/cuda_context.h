@@ -10,10 +10,10 @@
 
 /* Loads the driver library and finds or creates the element's CUDA context (shared with its
  * neighbours through the context query), then makes it current. On FALSE a GST_ELEMENT_ERROR
- * saying why has been posted; on TRUE the caller creates its GPU state and pops the context
+ * saying why has been posted (and logged in @category, the element's); on TRUE the caller creates its GPU state and pops the context
  * (gst_cuda_context_pop). */
-gboolean gst_cuda_filter_open_context (GstElement * element, gint device_id,
-    GstCudaContext ** context);
+gboolean gst_cuda_filter_open_context (GstElement * element, GstDebugCategory * category,
+    gint device_id, GstCudaContext ** context);
 
 /* Runs @release (which frees GPU state) with @context current. FALSE when the context cannot be
  * made current: the state then cannot be freed safely, and the caller should say it leaks. */

@@ -111,7 +111,8 @@ gst_cuda_filter_start (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  if (!gst_cuda_filter_open_context (GST_ELEMENT (self), self->device_id, &self->context))
+  if (!gst_cuda_filter_open_context (GST_ELEMENT (self), category_of (self), self->device_id,
+          &self->context))
     return FALSE;
   self->queue = new FrameQueue (GST_ELEMENT (self), category_of (self), self->context);
   const gboolean ok = self->queue->init ();

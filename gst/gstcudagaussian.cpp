@@ -457,7 +457,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video/Hardware",
-      "Blurs video with an exact Gaussian on an NVIDIA GPU",
+      "Blurs video with an exact Gaussian on an NVIDIA GPU (interlaced video: one field per "
+      "buffer, interlace-mode=alternate; interleaved fields are refused)",
       "cudagaussian developers <cudagaussian@users.noreply.github.com>");
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

@@ -6,6 +6,7 @@
 #include <gst/cuda/gstcudaloader.h>
 
 #include <string>
+#include <vector>
 
 #include "device_memory.h"
 #include "pipeline_error.h"
@@ -217,6 +218,36 @@ GST_START_TEST (test_error_without_cuda_device)
 }
 GST_END_TEST;
 
+/* The categories of the messages the elements log at WARNING or above. */
+static void
+record_category (GstDebugCategory * category, GstDebugLevel level, const gchar *, const gchar *,
+    gint, GObject * object, GstDebugMessage *, gpointer data)
+{
+  if (level <= GST_LEVEL_WARNING && object && GST_IS_ELEMENT (object) &&
+      (g_str_equal (G_OBJECT_TYPE_NAME (object), "GstCudaGaussian") ||
+          g_str_equal (G_OBJECT_TYPE_NAME (object), "GstCudaSobel")))
+    static_cast < std::vector < std::string > *>(data)->push_back (
+        gst_debug_category_get_name (category));
+}
+
+/* Errors from the element's helper files (its CUDA context, pools) are logged in the element's
+ * own category, where GST_DEBUG=cudagaussian:N finds them, not in the default one. */
+GST_START_TEST (test_errors_logged_in_the_element_category)
+{
+  for (const char *element : { "cudagaussian", "cudasobel" }) {
+    std::vector < std::string > categories;
+    gst_debug_set_threshold_for_name ("default", GST_LEVEL_WARNING);
+    gst_debug_set_threshold_for_name (element, GST_LEVEL_WARNING);
+    gst_debug_add_log_function (record_category, &categories, NULL);
+    check_no_cuda_device_error (element);
+    gst_debug_remove_log_function (record_category);
+    fail_if (categories.empty (), "%s: no warning logged with its error", element);
+    for (const std::string & c : categories)
+      fail_unless (c == element, "%s: logged in category '%s'", element, c.c_str ());
+  }
+}
+GST_END_TEST;
+
 static Suite *
 cudagaussian_element_suite (void)
 {
@@ -230,6 +261,7 @@ cudagaussian_element_suite (void)
   tcase_add_test (tc, test_caps_accepted_for_every_format);
   tcase_add_test (tc, test_base_passthrough_mode_stays_off);
   tcase_add_test (tc, test_error_without_cuda_device);
+  tcase_add_test (tc, test_errors_logged_in_the_element_category);
   return s;
 }
 
