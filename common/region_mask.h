@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Where a region covers a pixel, and how strongly: the mask of the region effects, shared by the
+// CUDA kernels and the CPU reference (same integer tests, same double arithmetic).
+//
+// Coordinates are doubled luma pixels, so that the centre of pixel x of a plane subsampled by s
+// is the integer (2x + 1) s and a region [x0, x1) spans [2 x0, 2 x1): every inside/outside
+// decision is exact integer arithmetic, and a pixel outside every region is left bit-identical.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "border.h"  // CG_HOST_DEVICE
+
+namespace cudagaussian {
+
+enum class RegionShape : int { Rectangle = 0, Ellipse = 1 };
+
+// One region in luma pixels, clipped to the frame: x0 < x1, y0 < y1.
+struct RegionBox {
+  int x0, y0, x1, y1;
+  RegionShape shape;
+  int feather;  // soft edge inside the border, luma pixels; 0 = hard edge
+};
+
+// The region's weight at plane pixel (x, y) of a plane subsampled by (sx, sy): 0 outside, 1 well
+// inside, a linear ramp over the last `feather` pixels inside the border.
+CG_HOST_DEVICE inline double region_weight(const RegionBox& r, int x, int y, int sx, int sy) {
+  const int64_t cx = (2 * static_cast<int64_t>(x) + 1) * sx;  // doubled luma coordinates
+  const int64_t cy = (2 * static_cast<int64_t>(y) + 1) * sy;
+  const int64_t ax = 2 * static_cast<int64_t>(r.x0), bx = 2 * static_cast<int64_t>(r.x1);
+  const int64_t ay = 2 * static_cast<int64_t>(r.y0), by = 2 * static_cast<int64_t>(r.y1);
+  if (cx <= ax || cx >= bx || cy <= ay || cy >= by) return 0.0;
+  double depth;  // distance from the border, doubled luma pixels
+  if (r.shape == RegionShape::Rectangle) {
+    int64_t d = cx - ax;
+    if (bx - cx < d) d = bx - cx;
+    if (cy - ay < d) d = cy - ay;
+    if (by - cy < d) d = by - cy;
+    depth = static_cast<double>(d);
+  } else {
+    const int64_t a = bx - ax, b = by - ay;  // doubled axes (diameters in luma pixels x 2)
+    const int64_t dx = 2 * cx - (ax + bx), dy = 2 * cy - (ay + by);  // x4 offsets from the centre
+    const int64_t lhs = dx * dx * b * b + dy * dy * a * a, rhs = a * a * b * b;
+    if (lhs >= rhs) return 0.0;
+    if (r.feather <= 0) return 1.0;
+    const double q = static_cast<double>(lhs) / static_cast<double>(rhs);
+    const double m = static_cast<double>(a < b ? a : b) * 0.5;  // smaller semi-axis, doubled
+    depth = (1.0 - sqrt(q)) * m;
+  }
+  if (r.feather <= 0) return 1.0;
+  const double w = depth / (2.0 * r.feather);
+  return w < 1.0 ? w : 1.0;
+}
+
+// out = round(a + w (b - a)), clamped to [0, max]: the blend of the effect into the frame
+// (a = input, b = effect) or of the input back into an effect (a = effect, b = input). w = 0
+// gives a exactly and w = 1 gives b exactly.
+CG_HOST_DEVICE inline int region_blend(int a, int b, double w, int max_value) {
+  if (w <= 0.0) return a;
+  if (w >= 1.0) return b;
+  // fma on both sides: the CPU reference rounds exactly as the GPU does.
+  const double v = floor(fma(w, static_cast<double>(b - a), static_cast<double>(a)) + 0.5);
+  return v < 0.0 ? 0 : (v > max_value ? max_value : static_cast<int>(v));
+}
+
+}  // namespace cudagaussian

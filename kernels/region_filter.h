@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Effects applied to regions of a frame (privacy blur): every region of a frame in a couple of
+// launches, at a cost that follows the regions' area, not the frame's.
+//
+//   apply():   dst = src outside every region; inside, src blended towards the effect by the
+//              region's weight (region_mask.h). Where regions overlap, the pixel takes the
+//              region with the largest weight there (then the largest sigma, then the first).
+//   restore(): inside the regions, dst (which holds an effect over the whole frame) blended
+//              back towards src by the largest weight; dst outside every region is not touched.
+//
+// The blur is the truncated, normalised Gaussian FIR (fir_taps.h) with the frame's replicate
+// border, computed from the real neighbourhood of each region: inside a region it equals the
+// whole-frame FIR at those pixels. The effect value is rounded to a sample before blending.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_status.h"
+#include "frame_planes.h"
+#include "region_mask.h"
+
+namespace cudagaussian {
+
+enum class RegionEffect { Blur, Pixelate, Fill };
+
+// A region with its own strength.
+struct Region {
+  RegionBox box;        // luma pixels, clipped to the frame
+  double sigma_x = 0;   // Blur: luma pixels (a plane subsampled by s uses sigma / s)
+  double sigma_y = 0;
+};
+
+struct RegionEffectSettings {
+  RegionEffect effect = RegionEffect::Blur;
+  double truncate = 4.0;  // Blur: FIR support in sigmas
+  int pixel_size = 16;    // Pixelate: block side in luma pixels, blocks on the frame's grid
+  // Fill: the value of each channel of each plane, in sample units (stored value >> shift).
+  std::vector<std::array<int, 4>> fill;
+};
+
+class RegionFilter {
+ public:
+  RegionFilter();
+  ~RegionFilter();
+  RegionFilter(const RegionFilter&) = delete;
+  RegionFilter& operator=(const RegionFilter&) = delete;
+
+  // Checks planes, regions (inside the frame of plane 0 x its subsampling) and settings
+  // without touching the GPU.
+  static Status validate(const std::vector<PlaneSpec>& planes, const std::vector<Region>& regions,
+                         const RegionEffectSettings& settings);
+
+  // With the CUDA context current. src and dst may not overlap. Region tables and taps are
+  // copied to the device on `stream`; scratch grows as needed and is kept.
+  Status apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+               const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+               const RegionEffectSettings& settings, cudaStream_t stream);
+  Status restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                 const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                 cudaStream_t stream);
+
+  void release();
+
+ private:
+  struct Scratch;
+  Scratch* scratch_;
+};
+
+}  // namespace cudagaussian
