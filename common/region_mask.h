@@ -14,13 +14,26 @@
 
 namespace cudagaussian {
 
+__extension__ typedef __int128 RegionInt128;  // GCC and nvcc, host and device
+
 enum class RegionShape : int { Rectangle = 0, Ellipse = 1 };
 
-// One region in luma pixels, clipped to the frame: x0 < x1, y0 < y1.
+// One region in luma pixels.
 struct RegionBox {
-  int x0, y0, x1, y1;
+  int x0, y0, x1, y1;  // the pixels it may cover, clipped to the frame: x0 < x1, y0 < y1
   RegionShape shape;
-  int feather;  // soft edge inside the border, luma pixels; 0 = hard edge
+  int feather;         // soft edge inside the border, luma pixels; 0 = hard edge
+  // Where the frame clips the region, the shape's whole box (within +-2^24): the ellipse and
+  // the feather are drawn in it, so that a face at the frame's edge stays fully covered.
+  bool clipped = false;
+  int shape_x0 = 0, shape_y0 = 0, shape_x1 = 0, shape_y1 = 0;
+};
+
+// A region with its own blur strength.
+struct Region {
+  RegionBox box;
+  double sigma_x = 0;  // luma pixels (a plane subsampled by s uses sigma / s)
+  double sigma_y = 0;
 };
 
 // The region's weight at plane pixel (x, y) of a plane subsampled by (sx, sy): 0 outside, 1 well
@@ -28,20 +41,26 @@ struct RegionBox {
 CG_HOST_DEVICE inline double region_weight(const RegionBox& r, int x, int y, int sx, int sy) {
   const int64_t cx = (2 * static_cast<int64_t>(x) + 1) * sx;  // doubled luma coordinates
   const int64_t cy = (2 * static_cast<int64_t>(y) + 1) * sy;
-  const int64_t ax = 2 * static_cast<int64_t>(r.x0), bx = 2 * static_cast<int64_t>(r.x1);
-  const int64_t ay = 2 * static_cast<int64_t>(r.y0), by = 2 * static_cast<int64_t>(r.y1);
-  if (cx <= ax || cx >= bx || cy <= ay || cy >= by) return 0.0;
+  if (cx <= 2 * static_cast<int64_t>(r.x0) || cx >= 2 * static_cast<int64_t>(r.x1) ||
+      cy <= 2 * static_cast<int64_t>(r.y0) || cy >= 2 * static_cast<int64_t>(r.y1))
+    return 0.0;
+  const int64_t ax = 2 * static_cast<int64_t>(r.clipped ? r.shape_x0 : r.x0);
+  const int64_t bx = 2 * static_cast<int64_t>(r.clipped ? r.shape_x1 : r.x1);
+  const int64_t ay = 2 * static_cast<int64_t>(r.clipped ? r.shape_y0 : r.y0);
+  const int64_t by = 2 * static_cast<int64_t>(r.clipped ? r.shape_y1 : r.y1);
   double depth;  // distance from the border, doubled luma pixels
   if (r.shape == RegionShape::Rectangle) {
     int64_t d = cx - ax;
     if (bx - cx < d) d = bx - cx;
     if (cy - ay < d) d = cy - ay;
     if (by - cy < d) d = by - cy;
+    if (d <= 0) return 0.0;
     depth = static_cast<double>(d);
   } else {
-    const int64_t a = bx - ax, b = by - ay;  // doubled axes (diameters in luma pixels x 2)
-    const int64_t dx = 2 * cx - (ax + bx), dy = 2 * cy - (ay + by);  // x4 offsets from the centre
-    const int64_t lhs = dx * dx * b * b + dy * dy * a * a, rhs = a * a * b * b;
+    // Inside the inscribed ellipse: dx^2 b^2 + dy^2 a^2 < a^2 b^2, exactly (128-bit).
+    const RegionInt128 a = bx - ax, b = by - ay;  // doubled diameters
+    const RegionInt128 dx = 2 * cx - (ax + bx), dy = 2 * cy - (ay + by);  // offsets from the centre, x4
+    const RegionInt128 lhs = dx * dx * b * b + dy * dy * a * a, rhs = a * a * b * b;
     if (lhs >= rhs) return 0.0;
     if (r.feather <= 0) return 1.0;
     const double q = static_cast<double>(lhs) / static_cast<double>(rhs);

@@ -27,13 +27,6 @@ namespace cudagaussian {
 
 enum class RegionEffect { Blur, Pixelate, Fill };
 
-// A region with its own strength.
-struct Region {
-  RegionBox box;        // luma pixels, clipped to the frame
-  double sigma_x = 0;   // Blur: luma pixels (a plane subsampled by s uses sigma / s)
-  double sigma_y = 0;
-};
-
 struct RegionEffectSettings {
   RegionEffect effect = RegionEffect::Blur;
   double truncate = 4.0;  // Blur: FIR support in sigmas
