@@ -320,7 +320,11 @@ gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_disco
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  const FrameSettingsPtr settings = GST_CUDA_FILTER_GET_CLASS (self)->snapshot (self);
+  const FrameSettingsPtr settings = GST_CUDA_FILTER_GET_CLASS (self)->snapshot (self, input);
+  if (!settings) {
+    gst_buffer_unref (input);
+    return GST_FLOW_ERROR;
+  }
   GstBuffer *output = NULL;
   if (!settings->passes_through ()) {
     GstFlowReturn ret = gst_cuda_filter_acquire_output (self, input, &output);
@@ -443,6 +447,26 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
       query, MAX (self->depth, 1u));
 }
 
+/* Metadata that describes the picture's content (regions of interest, orientation, size) stays
+ * true of a filtered picture of the same size: it is copied to the output, as video filters
+ * do. Other metadata follows the base class's rule. */
+static gboolean
+gst_cuda_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf, GstMeta * meta,
+    GstBuffer * inbuf)
+{
+  static const gchar *const picture_tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
+  };
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+  gboolean picture_only = TRUE;
+
+  for (; tags && *tags && picture_only; ++tags)
+    picture_only = g_strv_contains (picture_tags, *tags);
+  if (picture_only)
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_meta (trans, outbuf, meta, inbuf);
+}
+
 /* ---------------------------------------------------------------- GObject */
 
 static void
@@ -507,6 +531,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_filter_transform);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_filter_sink_event);
   trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR (gst_cuda_filter_submit_input_buffer);
+  trans_class->transform_meta = GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_meta);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, (GstPluginAPIFlags) 0);

@@ -52,8 +52,9 @@ struct _GstCudaFilterClass
    * for caps the element cannot filter (logged). Called with the queue empty. */
   gboolean (*configure) (GstCudaFilter * self, const GstVideoInfo * in, const GstVideoInfo * out,
       FrameLayout * layout);
-  /* The settings of the next frame, from the properties; once per frame. */
-  FrameSettingsPtr (*snapshot) (GstCudaFilter * self);
+  /* The settings of @input's frame, from the properties (and the buffer's metas); once per
+   * frame. NULL after posting an error (the frame is dropped and the flow stops). */
+  FrameSettingsPtr (*snapshot) (GstCudaFilter * self, GstBuffer * input);
   /* The GPU work of a compute lane for the configured caps. */
   std::unique_ptr < FrameOperation > (*new_operation) (GstCudaFilter * self);
 };

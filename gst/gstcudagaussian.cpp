@@ -22,6 +22,14 @@
  * both fields in one buffer (`interleaved`, `mixed`) are refused at negotiation (deinterlace
  * first). sigma=0 passes frames through untouched, also when switched while playing.
  *
+ * Privacy blur: regions=inside limits the effect to the regions a detector marked on the buffer
+ * (GstVideoRegionOfInterestMeta, filtered by roi-types and roi-min-confidence) and to fixed
+ * privacy-zones; regions=outside applies it everywhere else (background blur). Inside a region
+ * the result equals the whole-frame blur there; outside every region the frame is unchanged,
+ * bit for bit. Regions may grow (roi-padding), be ellipses, have a soft edge (roi-feather),
+ * a blur scaled to their size (roi-strength), be pixelated or filled (roi-effect), and stay
+ * covered for a few frames after the detector misses them (roi-hold). The metas are passed on.
+ *
  * algorithm=edge-aware blurs within regions and keeps edges (sigma-r sets the contrast that
  * counts as one): edges come from the colour channels of RGB formats (not alpha), from the
  * luma plane for YUV formats (applied to the chroma planes at their resolution), and from the
@@ -40,6 +48,9 @@
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! cudagaussian algorithm=edge-aware sigma=12 sigma-r=25 ! videoconvert ! autovideosink
  * ]| Smooth a camera picture while keeping faces and text sharp.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! cudagaussian regions=inside roi-types=face roi-strength=0.15 roi-padding-ratio=0.2 roi-hold=5 ! videoconvert ! autovideosink
+ * ]| Blur every face OpenCV's detector finds, strongly enough at any distance.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -52,10 +63,11 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
-#include "box_widths.h"
-#include "fir_taps.h"
-#include "frame_blur.h"
 #include "gaussian_operation.h"
+#include "gaussian_properties.h"
+#include "region_fill.h"
+#include "region_hold.h"
+#include "region_metas.h"
 #include "video_planes.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_gaussian_debug);
@@ -63,64 +75,20 @@ GST_DEBUG_CATEGORY (gst_cuda_gaussian_debug);
 
 namespace cg = cudagaussian;
 
-enum
-{
-  PROP_0,
-  PROP_SIGMA,
-  PROP_SIGMA_Y,
-  PROP_ALGORITHM,
-  PROP_TRUNCATE,
-  PROP_BORDER,
-  PROP_START_UP,
-  PROP_PARTITIONS,
-  PROP_SEGMENTS,
-  PROP_KAPPA,
-  PROP_BOX_PASSES,
-  PROP_SIGMA_R,
-  PROP_ITERATIONS,
-  PROP_EDGE_FILTER,
-  PROP_COEFFICIENTS,
-  PROP_BOX_METHOD,
-};
+/* Regions per frame beyond which boxes are left out (logged). */
+#define MAX_REGIONS 1024
 
-#define MAX_SIGMA 250.0
-#define DEFAULT_SIGMA 2.0
-#define DEFAULT_SIGMA_Y -1.0
-#define DEFAULT_ALGORITHM cg::Algorithm::Auto
-#define DEFAULT_TRUNCATE cg::kDefaultTruncate
-#define DEFAULT_BORDER cg::Border::Replicate
-#define DEFAULT_START_UP cg::StartUp::Exact
-#define DEFAULT_PARTITIONS cg::LineSplit::Auto
-#define DEFAULT_SEGMENTS 0
-#define DEFAULT_KAPPA -1.0
-#define DEFAULT_BOX_PASSES 3
-#define DEFAULT_SIGMA_R 30.0
-#define MAX_SIGMA_R 100000.0
-#define DEFAULT_ITERATIONS 3
-#define DEFAULT_EDGE_FILTER cg::EdgeFilter::Gaussian
-#define DEFAULT_COEFFICIENTS cg::TapSource::Table
-#define DEFAULT_BOX_METHOD cg::BoxMethod::RunningSum
-#define MAX_SEGMENTS 4096
 struct _GstCudaGaussian
 {
   GstCudaFilter parent;
 
   /* properties, under the object lock */
-  gdouble sigma;
-  gdouble sigma_y;
-  cg::Algorithm algorithm;
-  gdouble truncate;
-  cg::Border border;
-  cg::RecursiveSettings recursive;
-  gint box_passes;
-  gdouble sigma_r;
-  guint iterations;
-  cg::EdgeFilter edge_filter;
-  cg::TapSource coefficients;
-  cg::BoxMethod box_method;
+  GaussianProperties *props;
 
-  /* the planes of the negotiated caps */
+  /* streaming state: the planes of the negotiated caps, regions held over missed frames */
   std::vector < cg::PlaneSpec > *planes;
+  cg::RegionHold *hold;
+  gboolean warned_region_limit;
 };
 
 #define gst_cuda_gaussian_parent_class parent_class
@@ -152,37 +120,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 
 /* ---------------------------------------------------------------- properties */
 
-static gdouble
-effective_sigma_y (gdouble sigma, gdouble sigma_y)
-{
-  return sigma_y < 0 ? sigma : sigma_y;
-}
-
-/* The settings of the next frame, read once for it under the object lock. */
-static FrameSettingsPtr
-gst_cuda_gaussian_snapshot (GstCudaFilter * filter)
-{
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (filter);
-  auto settings = std::make_shared < GaussianSettings > ();
-  cg::BlurSettings & s = settings->blur;
-
-  GST_OBJECT_LOCK (self);
-  s.algorithm = self->algorithm;
-  s.sigma_x = self->sigma;
-  s.sigma_y = effective_sigma_y (self->sigma, self->sigma_y);
-  s.truncate = self->truncate;
-  s.border = self->border;
-  s.recursive = self->recursive;
-  s.box_passes = self->box_passes;
-  s.sigma_r = self->sigma_r;
-  s.iterations = (int) self->iterations;
-  s.edge_filter = self->edge_filter;
-  s.coefficients = self->coefficients;
-  s.box_method = self->box_method;
-  GST_OBJECT_UNLOCK (self);
-  return settings;
-}
-
 static void
 gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -190,56 +127,8 @@ gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      self->sigma = g_value_get_double (value);
-      break;
-    case PROP_SIGMA_Y:
-      self->sigma_y = g_value_get_double (value);
-      break;
-    case PROP_ALGORITHM:
-      self->algorithm = (cg::Algorithm) g_value_get_enum (value);
-      break;
-    case PROP_TRUNCATE:
-      self->truncate = g_value_get_double (value);
-      break;
-    case PROP_BORDER:
-      self->border = (cg::Border) g_value_get_enum (value);
-      break;
-    case PROP_START_UP:
-      self->recursive.start = (cg::StartUp) g_value_get_enum (value);
-      break;
-    case PROP_PARTITIONS:
-      self->recursive.split = (cg::LineSplit) g_value_get_enum (value);
-      break;
-    case PROP_SEGMENTS:
-      self->recursive.segments = (int) g_value_get_uint (value);
-      break;
-    case PROP_KAPPA:
-      self->recursive.kappa = g_value_get_double (value);
-      break;
-    case PROP_BOX_PASSES:
-      self->box_passes = g_value_get_int (value);
-      break;
-    case PROP_SIGMA_R:
-      self->sigma_r = g_value_get_double (value);
-      break;
-    case PROP_ITERATIONS:
-      self->iterations = g_value_get_uint (value);
-      break;
-    case PROP_EDGE_FILTER:
-      self->edge_filter = (cg::EdgeFilter) g_value_get_enum (value);
-      break;
-    case PROP_COEFFICIENTS:
-      self->coefficients = (cg::TapSource) g_value_get_enum (value);
-      break;
-    case PROP_BOX_METHOD:
-      self->box_method = (cg::BoxMethod) g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
+  if (!gaussian_properties_set (self->props, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -250,57 +139,104 @@ gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
   GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      g_value_set_double (value, self->sigma);
-      break;
-    case PROP_SIGMA_Y:
-      g_value_set_double (value, self->sigma_y);
-      break;
-    case PROP_ALGORITHM:
-      g_value_set_enum (value, (gint) self->algorithm);
-      break;
-    case PROP_TRUNCATE:
-      g_value_set_double (value, self->truncate);
-      break;
-    case PROP_BORDER:
-      g_value_set_enum (value, (gint) self->border);
-      break;
-    case PROP_START_UP:
-      g_value_set_enum (value, (gint) self->recursive.start);
-      break;
-    case PROP_PARTITIONS:
-      g_value_set_enum (value, (gint) self->recursive.split);
-      break;
-    case PROP_SEGMENTS:
-      g_value_set_uint (value, (guint) self->recursive.segments);
-      break;
-    case PROP_KAPPA:
-      g_value_set_double (value, self->recursive.kappa);
-      break;
-    case PROP_BOX_PASSES:
-      g_value_set_int (value, self->box_passes);
-      break;
-    case PROP_SIGMA_R:
-      g_value_set_double (value, self->sigma_r);
-      break;
-    case PROP_ITERATIONS:
-      g_value_set_uint (value, self->iterations);
-      break;
-    case PROP_EDGE_FILTER:
-      g_value_set_enum (value, (gint) self->edge_filter);
-      break;
-    case PROP_COEFFICIENTS:
-      g_value_set_enum (value, (gint) self->coefficients);
-      break;
-    case PROP_BOX_METHOD:
-      g_value_set_enum (value, (gint) self->box_method);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
+  if (!gaussian_properties_get (self->props, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   GST_OBJECT_UNLOCK (self);
+}
+
+/* ---------------------------------------------------------------- regions */
+
+/* This frame's regions: the buffer's region-of-interest metas (filtered, held over missed
+ * frames) and, in mode inside, the privacy zones; grown, clipped and given their sigma. Boxes
+ * are in the buffer's pixels; a field of interlace-mode=alternate counts its rows twice, as
+ * its planes do. */
+static std::vector < cg::Region >
+gst_cuda_gaussian_frame_regions (GstCudaGaussian * self, GstBuffer * input,
+    const GaussianProperties & props, const cg::RegionOptions & options,
+    std::vector < cg::Region > *zones)
+{
+  const RegionProperties & rp = props.region;
+  const cg::PlaneSpec & luma = self->planes->front ();
+  const int width = luma.geometry.width * luma.subsample_x;
+  const int rows = luma.subsample_y;
+  guint skipped = 0;
+  std::vector < cg::MarkedBox > boxes = self->hold->update (gst_cuda_gaussian_read_regions
+      (input, rp.types, rp.min_confidence, &skipped), rp.hold);
+  std::vector < cg::MarkedBox > zone_boxes = rp.zones;
+  for (std::vector < cg::MarkedBox > *list : {&boxes, &zone_boxes})
+    for (cg::MarkedBox & b : *list)
+      b.y *= rows, b.h *= rows;
+  if (rp.mode == RegionMode::Inside)
+    boxes.insert (boxes.begin (), zone_boxes.begin (), zone_boxes.end ());
+
+  cg::RegionPlanCounts counts, zone_counts;
+  std::vector < cg::Region > regions = cg::plan_regions (boxes, options, width,
+      luma.geometry.height * rows, &counts);
+  *zones = rp.mode == RegionMode::Outside ? cg::plan_regions (zone_boxes, options, width,
+      luma.geometry.height * rows, &zone_counts) : std::vector < cg::Region > ();
+  if (skipped || counts.empty || counts.outside)
+    GST_LOG_OBJECT (self, "%zu regions; left out: %u by type or confidence, %zu empty, "
+        "%zu outside the frame", regions.size (), skipped, counts.empty, counts.outside);
+  if (counts.over_limit && !self->warned_region_limit) {
+    GST_WARNING_OBJECT (self, "more than %d regions on a frame: %zu left out (warned once)",
+        MAX_REGIONS, counts.over_limit);
+    self->warned_region_limit = TRUE;
+  }
+  return regions;
+}
+
+/* The settings of the next frame, read once for it under the object lock. */
+static FrameSettingsPtr
+gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
+{
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (filter);
+  auto settings = std::make_shared < GaussianSettings > ();
+  cg::BlurSettings & s = settings->blur;
+
+  GST_OBJECT_LOCK (self);
+  const GaussianProperties props = *self->props;
+  GST_OBJECT_UNLOCK (self);
+
+  s.algorithm = props.algorithm;
+  s.sigma_x = props.sigma;
+  s.sigma_y = props.effective_sigma_y ();
+  s.truncate = props.truncate;
+  s.border = props.border;
+  s.recursive = props.recursive;
+  s.box_passes = props.box_passes;
+  s.sigma_r = props.sigma_r;
+  s.iterations = (int) props.iterations;
+  s.edge_filter = props.edge_filter;
+  s.coefficients = props.coefficients;
+  s.box_method = props.box_method;
+
+  const RegionProperties & rp = props.region;
+  settings->mode = rp.mode;
+  if (rp.mode == RegionMode::Frame)
+    return settings;
+  if (!rp.zones_error.empty ()) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("privacy-zones is not a list of x,y,width,height rectangles: %s.",
+            rp.zones_error.c_str ()), ("privacy-zones=\"%s\"", rp.zones_text.c_str ()));
+    return nullptr;
+  }
+  cg::RegionOptions options;
+  options.padding = rp.padding;
+  options.padding_ratio = rp.padding_ratio;
+  options.shape = rp.shape;
+  options.feather = rp.feather;
+  options.strength = rp.effect == cg::RegionEffect::Blur ? rp.strength : 0.0;
+  options.sigma_x = s.sigma_x;
+  options.sigma_y = s.sigma_y;
+  options.max_regions = MAX_REGIONS;
+  settings->regions = gst_cuda_gaussian_frame_regions (self, input, props, options,
+      &settings->zones);
+  settings->effect.effect = rp.effect;
+  settings->effect.truncate = s.truncate;
+  settings->effect.pixel_size = rp.pixel_size;
+  if (rp.effect == cg::RegionEffect::Fill)
+    settings->effect.fill = gst_cuda_gaussian_fill_values (&filter->in_info, rp.fill_color);
+  return settings;
 }
 
 /* ---------------------------------------------------------------- frames */
@@ -337,6 +273,7 @@ gst_cuda_gaussian_configure (GstCudaFilter * filter, const GstVideoInfo * in,
   layout->out = layout->in;
   layout->work = "blur";
   *self->planes = planes;
+  self->hold->reset ();
   return TRUE;
 }
 
@@ -349,7 +286,11 @@ gst_cuda_gaussian_new_operation (GstCudaFilter * filter)
 static void
 gst_cuda_gaussian_finalize (GObject * object)
 {
-  delete GST_CUDA_GAUSSIAN (object)->planes;
+  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
+
+  delete self->props;
+  delete self->planes;
+  delete self->hold;
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -360,100 +301,10 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  const GParamFlags live = (GParamFlags) (G_PARAM_READWRITE |
-      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
-      G_PARAM_STATIC_STRINGS);
-  const GParamFlags mutable_playing = (GParamFlags) (G_PARAM_READWRITE |
-      GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS);
-
   gobject_class->set_property = gst_cuda_gaussian_set_property;
   gobject_class->get_property = gst_cuda_gaussian_get_property;
   gobject_class->finalize = gst_cuda_gaussian_finalize;
-
-  g_object_class_install_property (gobject_class, PROP_SIGMA,
-      g_param_spec_double ("sigma", "Sigma",
-          "Standard deviation of the Gaussian in pixels (horizontal, and vertical "
-          "unless sigma-y is set); 0 passes frames through untouched",
-          0.0, MAX_SIGMA, DEFAULT_SIGMA, live));
-  g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
-      g_param_spec_double ("sigma-y", "Sigma Y",
-          "Vertical standard deviation in pixels for an anisotropic blur; "
-          "-1 follows sigma", -1.0, MAX_SIGMA, DEFAULT_SIGMA_Y, live));
-  g_object_class_install_property (gobject_class, PROP_ALGORITHM,
-      g_param_spec_enum ("algorithm", "Algorithm",
-          "How the blur is computed; auto picks the fastest exact one",
-          GST_TYPE_CUDA_GAUSSIAN_ALGORITHM, (gint) DEFAULT_ALGORITHM,
-          mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_TRUNCATE,
-      g_param_spec_double ("truncate", "Truncate",
-          "FIR support in sigmas: taps out to ceil(truncate x sigma) pixels each "
-          "side (4 keeps the lost tail below 0.01 %; the radius may not exceed "
-          "1536; algorithm=fir only)", cg::kMinTruncate, cg::kMaxTruncate, DEFAULT_TRUNCATE, live));
-  g_object_class_install_property (gobject_class, PROP_BORDER,
-      g_param_spec_enum ("border", "Border",
-          "How pixels beyond the frame edges are made up",
-          GST_TYPE_CUDA_GAUSSIAN_BORDER, (gint) DEFAULT_BORDER,
-          mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_START_UP,
-      g_param_spec_enum ("start-up", "Start-up",
-          "How the recursive algorithms start at the frame edges",
-          GST_TYPE_CUDA_GAUSSIAN_START_UP, (gint) DEFAULT_START_UP, mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_PARTITIONS,
-      g_param_spec_enum ("partitions", "Partitions",
-          "How the recursive and edge-aware algorithms split each line over GPU "
-          "threads (block-parallel and one-way are exact, block-parallel has the "
-          "most threads; k-way, and young-van-vliet's two-way below large sigmas, are "
-          "approximate, see kappa)",
-          GST_TYPE_CUDA_GAUSSIAN_PARTITIONS,
-          (gint) DEFAULT_PARTITIONS, mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_SEGMENTS,
-      g_param_spec_uint ("segments", "Segments",
-          "Pieces per line for partitions=k-way (0 = enough to fill the GPU; for "
-          "edge-aware also pieces of at most 32 pixels)", 0,
-          MAX_SEGMENTS, DEFAULT_SEGMENTS, mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_KAPPA,
-      g_param_spec_double ("kappa", "Kappa",
-          "Warm-up before each piece of a k-way line or a warmed-up two-way one "
-          "(young-van-vliet's, while it is under 1/25 of the line), in sigmas (the "
-          "error falls like exp(-1.7 kappa)); for edge-aware in sigmas of "
-          "transformed distance, so edges shorten it; -1 = auto: 4 for the "
-          "recursive Gaussians, 2 for edge-aware", -1.0, 100.0, DEFAULT_KAPPA, live));
-
-  g_object_class_install_property (gobject_class, PROP_BOX_PASSES,
-      g_param_spec_int ("box-passes", "Box passes",
-          "Box passes per direction for algorithm=box (more passes: closer to a "
-          "Gaussian)", cg::kMinBoxPasses, cg::kMaxBoxPasses, DEFAULT_BOX_PASSES,
-          mutable_playing));
-
-  g_object_class_install_property (gobject_class, PROP_SIGMA_R,
-      g_param_spec_double ("sigma-r", "Range sigma",
-          "algorithm=edge-aware: contrast, in 8-bit levels (0-255, whatever the "
-          "format's depth), that counts as an edge; smaller keeps more edges, "
-          "large values blur like a plain Gaussian", 0.1, MAX_SIGMA_R,
-          DEFAULT_SIGMA_R, live));
-  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
-      g_param_spec_uint ("iterations", "Iterations",
-          "algorithm=edge-aware: horizontal+vertical pass pairs, with sigmas that "
-          "add up to sigma (more: fewer streaks along edges, 3 suffice)", 1,
-          10, DEFAULT_ITERATIONS, mutable_playing));
-  g_object_class_install_property (gobject_class, PROP_EDGE_FILTER,
-      g_param_spec_enum ("edge-filter", "Edge filter",
-          "algorithm=edge-aware: the recursive filter run in the transformed domain",
-          GST_TYPE_CUDA_GAUSSIAN_EDGE_FILTER, (gint) DEFAULT_EDGE_FILTER,
-          mutable_playing));
-
-  g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
-      g_param_spec_enum ("coefficients", "Coefficients",
-          "algorithm=fir: where the taps come from (algorithm=auto always uses the table)",
-          GST_TYPE_CUDA_GAUSSIAN_COEFFICIENTS, (gint) DEFAULT_COEFFICIENTS,
-          mutable_playing));
-
-  g_object_class_install_property (gobject_class, PROP_BOX_METHOD,
-      g_param_spec_enum ("box-method", "Box method",
-          "algorithm=box: how the box passes are summed (integral keeps exact 64-bit "
-          "sums: 8-bit frames up to sigma 250 with 3 passes, 67 with 4, 29 with 5, 17 with "
-          "6; 16-bit ones 114, 33, 16, 10; beyond, a clear error)",
-          GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD, (gint) DEFAULT_BOX_METHOD, mutable_playing));
+  gaussian_properties_install (gobject_class);
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA Gaussian blur", "Filter/Effect/Video/Hardware",
@@ -481,6 +332,9 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_REGIONS, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_ROI_SHAPE, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_ROI_EFFECT, (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gaussian_debug, "cudagaussian", 0,
       "CUDA Gaussian blur");
   filter_class->category = gst_cuda_gaussian_debug;
@@ -489,20 +343,7 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
 static void
 gst_cuda_gaussian_init (GstCudaGaussian * self)
 {
-  self->sigma = DEFAULT_SIGMA;
-  self->sigma_y = DEFAULT_SIGMA_Y;
-  self->algorithm = DEFAULT_ALGORITHM;
-  self->truncate = DEFAULT_TRUNCATE;
-  self->border = DEFAULT_BORDER;
-  self->recursive.start = DEFAULT_START_UP;
-  self->recursive.split = DEFAULT_PARTITIONS;
-  self->recursive.segments = DEFAULT_SEGMENTS;
-  self->recursive.kappa = DEFAULT_KAPPA;
-  self->box_passes = DEFAULT_BOX_PASSES;
-  self->sigma_r = DEFAULT_SIGMA_R;
-  self->iterations = DEFAULT_ITERATIONS;
-  self->edge_filter = DEFAULT_EDGE_FILTER;
-  self->coefficients = DEFAULT_COEFFICIENTS;
-  self->box_method = DEFAULT_BOX_METHOD;
+  self->props = new GaussianProperties ();
   self->planes = new std::vector < cg::PlaneSpec > ();
+  self->hold = new cg::RegionHold ();
 }

@@ -160,7 +160,7 @@ gst_cuda_sobel_get_property (GObject * object, guint prop_id, GValue * value,
 
 /* The settings of the next frame, read once for it under the object lock. */
 static FrameSettingsPtr
-gst_cuda_sobel_snapshot (GstCudaFilter * filter)
+gst_cuda_sobel_snapshot (GstCudaFilter * filter, GstBuffer * input G_GNUC_UNUSED)
 {
   GstCudaSobel *self = GST_CUDA_SOBEL (filter);
   auto settings = std::make_shared < SobelFrameSettings > ();

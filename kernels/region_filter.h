@@ -6,7 +6,9 @@
 //              region's weight (region_mask.h). Where regions overlap, the pixel takes the
 //              region with the largest weight there (then the largest sigma, then the first).
 //   restore(): inside the regions, dst (which holds an effect over the whole frame) blended
-//              back towards src by the largest weight; dst outside every region is not touched.
+//              back towards src by the largest weight w_r, times (1 - w_k), w_k the largest
+//              weight of the `keep` regions (privacy zones stay under the effect); dst outside
+//              every region is not touched.
 //
 // The blur is the truncated, normalised Gaussian FIR (fir_taps.h) with the frame's replicate
 // border, computed from the real neighbourhood of each region: inside a region it equals the
@@ -54,7 +56,7 @@ class RegionFilter {
                const RegionEffectSettings& settings, cudaStream_t stream);
   Status restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                  const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
-                 cudaStream_t stream);
+                 const std::vector<Region>& keep, cudaStream_t stream);
 
   void release();
 
