@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "region_plan.h"
+#include "region_boxes.h"
 
 namespace cudagaussian {
 

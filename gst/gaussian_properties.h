@@ -13,7 +13,7 @@
 #include "frame_blur.h"
 #include "region_enums.h"
 #include "region_filter.h"
-#include "region_plan.h"
+#include "region_boxes.h"
 
 /* Which regions get an effect, and which effect. */
 struct RegionProperties

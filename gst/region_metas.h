@@ -8,7 +8,7 @@
 
 #include <gst/gst.h>
 
-#include "region_plan.h"
+#include "region_boxes.h"
 
 /* The boxes of @buffer's region-of-interest metas whose type is in @types (all when empty) and
  * whose confidence, when the meta carries one, is at least @min_confidence. @skipped counts

@@ -14,7 +14,7 @@
 #include "pipeline_error.h"
 #include "region_expectation.h"
 #include "region_fill.h"
-#include "region_plan.h"
+#include "region_boxes.h"
 
 namespace cg = cudagaussian;
 using cgt::caps_string;

@@ -6,7 +6,7 @@
 #include "check.h"
 #include "region_hold.h"
 #include "region_mask.h"
-#include "region_plan.h"
+#include "region_boxes.h"
 
 namespace cg = cudagaussian;
 

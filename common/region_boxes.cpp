@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-#include "region_plan.h"
+#include "region_boxes.h"
 
 #include <algorithm>
 #include <cerrno>
