@@ -290,7 +290,7 @@ bool launch_table(int width, int height, Csv& csv, const char* device, int runs)
   const double sigmas[] = {2, 10, 100};
   std::printf("\n### Launches per pass, %dx%d RGBA8: µs per frame\n\n", width, height);
   print_sigma_header({"filter", "split", "launches per pass"}, sigmas);
-  using Launches = RecursiveBlur::Launches;
+  using Launches = LaunchForm;
   const std::pair<Launches, const char*> choices[] = {
       {Launches::One, "one"}, {Launches::Several, "several"}, {Launches::Auto, "auto"}};
   for (LineSplit split : {LineSplit::BlockParallel, LineSplit::TwoWay, LineSplit::KWay})
@@ -301,8 +301,8 @@ bool launch_table(int width, int height, Csv& csv, const char* device, int runs)
           RecursiveSettings rs;
           rs.filter = f;
           rs.split = split;
+          rs.launches = launches;
           RecursiveBlur blur;
-          blur.force_launches(launches);
           double us = -1;
           if (!plan_and_time(frames, blur, rs, sigma, runs, &us)) return false;
           char line[512];
@@ -323,7 +323,7 @@ bool two_way_form_table(int width, int height, Csv& csv, const char* device, int
   const double sigmas[] = {2, 5, 10, 20, 30, 100};
   std::printf("\n### Young–van Vliet two-way by form, %dx%d RGBA8: µs per frame\n\n", width, height);
   print_sigma_header({"form"}, sigmas);
-  using Form = RecursiveBlur::TwoWayForm;
+  using Form = TwoWayForm;
   const std::pair<Form, const char*> forms[] = {
       {Form::Exact, "exact (parallel form)"}, {Form::Warm, "warmed-up halves (kappa 4)"}, {Form::Auto, "auto"}};
   for (const auto& [form, name] : forms) {
@@ -332,8 +332,8 @@ bool two_way_form_table(int width, int height, Csv& csv, const char* device, int
       RecursiveSettings rs;
       rs.filter = RecursiveFilter::YoungVanVliet2002;
       rs.split = LineSplit::TwoWay;
+      rs.two_way_form = form;
       RecursiveBlur blur;
-      blur.force_two_way_form(form);
       double us = -1;
       if (!plan_and_time(frames, blur, rs, sigma, runs, &us)) return false;
       char line[512];

@@ -92,7 +92,7 @@ CG_HOST_DEVICE inline int edge_warm_start(const EdgeLine<T>& l, int direction, i
 // loaded where it is used: prefetched_walk issues the loads of K samples together, then runs
 // their steps (in order). On the CPU it is the plain loop. K is what the registers allow: 8
 // for the RF; 4 for the Gaussian, whose state is four times larger (at 8 its register count
-// limited the threads resident per SM and it ran slower than without prefetching, on an H200).
+// limited the threads resident per SM and it ran slower than without prefetching).
 constexpr int kRfPrefetch = 8;
 constexpr int kGaussianPrefetch = 4;
 

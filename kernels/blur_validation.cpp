@@ -7,25 +7,12 @@
 
 namespace cudagaussian {
 
-const char* line_split_name(LineSplit split) {
-  switch (split) {
-    case LineSplit::OneWay: return "one-way";
-    case LineSplit::TwoWay: return "two-way";
-    case LineSplit::KWay: return "k-way";
-    case LineSplit::BlockParallel: return "block-parallel";
-    case LineSplit::Auto: return "auto";
-  }
-  return "unknown";
-}
-
 Status RecursiveBlur::validate(const RecursiveSettings& settings, double sigma_x, double sigma_y) {
   for (double sigma : {sigma_x, sigma_y}) {
     if (sigma == 0.0) continue;
     if (const char* why = recursive_sigma_error(settings.filter, sigma)) return Status::invalid(why);
   }
-  if (!(settings.kappa >= 0.0 && settings.kappa <= 100.0))
-    return Status::invalid("kappa must be between 0 and 100 sigmas");
-  if (settings.segments < 0) return Status::invalid("segments must be >= 0");
+  if (const char* why = line_schedule_error(settings)) return Status::invalid(why);
   return Status::success();
 }
 
@@ -39,8 +26,7 @@ Status EdgeAwareBlur::validate(const EdgeAwareSettings& s, const std::vector<Pla
   if (s.iterations < 1 || s.iterations > kMaxIterations)
     return Status::invalid("iterations must be between 1 and 10");
   if (s.split == LineSplit::Auto) return Status::invalid("partitions=auto must be resolved first (FrameBlur does)");
-  if (!(s.kappa >= 0.0 && s.kappa <= 100.0)) return Status::invalid("kappa must be between 0 and 100 sigmas");
-  if (s.segments < 0) return Status::invalid("segments must be >= 0");
+  if (const char* why = line_schedule_error(s)) return Status::invalid(why);
   for (const PlaneSpec& p : planes)
     if (!p.geometry.valid() || p.subsample_x < 1 || p.subsample_y < 1)
       return Status::invalid("invalid plane geometry");

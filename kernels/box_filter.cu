@@ -6,10 +6,8 @@
 //
 // The first window: narrow ones (up to kDirectWindow samples) are summed directly, many loads
 // in flight at once, and on rows of 4-channel 8-bit pixels by the run's four threads together
-// as 32-bit words (a quarter of the loads): one pass at 1080p RGBA took 57.7 µs at sigma 1 and
-// 64.1 at 30 (H200), where a batch of 8 loads after another, a byte each, took 61.4 and 75.1.
-// The part past a line's end is a closed form or a range of the line (add_border): 56.3 and
-// 59.6 µs (bench_recursive). Wider windows would make the cost keep growing with sigma, so they
+// as 32-bit words (a quarter of the loads). The part past a line's end is a closed form or a
+// range of the line (add_border). Wider windows would make the cost keep growing with sigma, so they
 // come from prefix sums instead: a first kernel sums each segment of kSegment samples, a second
 // turns those into each line's prefix at segment boundaries (double), and a window is then
 // S(b) - S(a), where S is the prefix of the border-extended line (closed forms for replicate, per
@@ -36,8 +34,8 @@ using WindowStart = BoxBlur::WindowStart;
 
 constexpr int kThreads = 128;
 constexpr int kSegment = BoxBlur::kSegment;
-// Measured on the H200 (bench_recursive, 1080p RGBA): summing the window directly stays cheaper
-// than the prefix start (two more kernels per pass, about 44 µs a frame) up to about 250 samples.
+// Summing the window directly stays cheaper than the prefix start (two more kernels per pass) up
+// to about this many samples (docs/performance.md, "Box filters").
 constexpr int kDirectWindow = 255;
 
 // sum += x[from] + .. + x[to - 1] in order, to - from <= N: all N loads issued at once
@@ -114,12 +112,9 @@ prefix_scan_kernel(int lines, double* prefix, int segments) {
 }
 
 // Loads in flight per thread, by direction: samples (rows: 32-bit words) of a first window
-// summed directly, and outputs of the slide (their entering and leaving samples). Measured on the
-// H200 (one pass at 1080p RGBA, µs at σ 1 / 30): rows are bound by L1 traffic (Nsight Compute:
-// 74-85 % of L1 throughput): windows of 8 / 16 / 32 words 59.9 / 62.2 / 72.1 at σ 1, 66.1 / 68.2
-// / 81.4 at σ 30; slides of 16 instead of 8: 69.5 at σ 1. Columns are bound by latency (22 %
-// occupancy achieved, 14 % of L1), each thread waiting for its batches in turn (window / slide):
-// 16 / 8: 64.4 / 70.3; 64 / 8: 67.2 / 72.3; 64 / 16: 65.5 / 69.5; 128 / 16: 66.2 / 70.2.
+// summed directly, and outputs of the slide (their entering and leaving samples). Rows are bound
+// by L1 traffic, so short batches; columns by latency, each thread waiting for its batches in
+// turn, so long ones (the fastest measured: docs/performance.md, "Box filters").
 constexpr int kRowWindowBatch = 8, kRowSlideBatch = 8;
 constexpr int kColumnWindowBatch = 64, kColumnSlideBatch = 16;
 
@@ -270,9 +265,8 @@ box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, bool rgba8_
 
 unsigned blocks_for(long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
 
-// Outputs per thread (a multiple of kSegment). Measured on the H200 (bench_recursive): at 1080p
-// RGBA 128 beats 64 at every width for 3 passes and from width 35 for one (fewer first
-// windows), 256 and 512 leave too few threads; at SD (14 K threads a pass at 128) 64 is faster.
+// Outputs per thread (a multiple of kSegment): 128 (fewer first windows) where that still makes
+// enough threads, else 64; longer runs leave too few threads (docs/performance.md, "Box filters").
 int run_for(const Lines& l, int forced) {
   if (forced) return forced;
   const long threads_at_128 = static_cast<long>(l.count) * ((l.length + 127) / 128);
@@ -373,8 +367,7 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
     CG_TRY(g.bytes_per_sample == 1 ? allow_box_tile_shared<uint8_t>(tile_bytes)
                                    : allow_box_tile_shared<uint16_t>(tile_bytes));
   // The stages: the tile kernel for an axis of two or more passes (at one pass the line kernels
-  // measured faster: 1080p RGBA 63-77 µs against 97-100 at sigma 1-30, SD 21-32 against 30-34),
-  // a line kernel per pass otherwise.
+  // are faster: docs/performance.md, "Box filters"), a line kernel per pass otherwise.
   stages_.clear();
   bool line_stages = false;
   for (int axis = 0; axis < 2; ++axis) {

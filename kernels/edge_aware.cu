@@ -31,53 +31,7 @@ namespace {
 constexpr int kThreads = 128;
 constexpr dim3 kBlock2d(32, 8);
 
-// One direction of one iteration.
-struct PassParams {
-  float log_a;                     // RF: ln a = -sqrt(2) / sigma_H
-  DtGaussianTerm<float> terms[2];  // Gaussian
-  float extent;                    // Algorithm C warm-up: kappa x sigma_H of transformed distance
-  int segments;                    // per line (1: Algorithm A)
-  bool block_parallel;             // segments joined exactly through their linear maps
-  bool identity;                   // sigma 0 along this axis: no pass
-};
-
-// Block-parallel segment length: a 1080-pixel line makes 34 segments, as for the recursive
-// Gaussians' block-parallel split.
-constexpr int kBlockSegment = 32;
-
-struct PlanePlan {
-  PlaneGeometry g;
-  int subsample_x = 1, subsample_y = 1;
-  std::vector<PassParams> x, y;  // per iteration
-};
-
-// Algorithm C's pieces per line where not set: the recursive Gaussians' rule (about 65,536
-// threads, pieces of at least 16 samples), but pieces of at most kKWayPiece samples. Measured
-// on an H100, Gaussian, 2 iterations: at 2048² RGBA that rule's 32 pieces of 64 samples took
-// 853-998 µs, 64 pieces of 32 samples 844-968, 16 pieces 911-1000; at 1080p it already gives
-// pieces of about 31 samples (427-511 µs; 64 per line: 470-548).
-constexpr int kKWayPiece = 32;
-int kway_segments(const EdgeAwareSettings& s, int lines, int length) {
-  const int k = warm_split_segments(LineSplit::KWay, s.segments, lines, length);
-  if (s.segments > 0) return k;
-  return std::max(k, (length + kKWayPiece - 1) / kKWayPiece);
-}
-
-PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int length) {
-  PassParams p{};
-  p.identity = !(sigma_h > 0.0);
-  if (p.identity) return p;
-  p.log_a = static_cast<float>(-std::sqrt(2.0) / sigma_h);
-  dt_gaussian_terms_rounded(sigma_h, p.terms);  // in double, then rounded once
-  p.extent = static_cast<float>(s.kappa * sigma_h);
-  // OneWay 1 (Algorithm A); TwoWay, KWay: Algorithm C; BlockParallel: segments of at most
-  // kBlockSegment (never an empty one: (segments - 1) x 32 < length).
-  p.block_parallel = s.split == LineSplit::BlockParallel;
-  p.segments = p.block_parallel ? (length + kBlockSegment - 1) / kBlockSegment
-                   : s.split == LineSplit::KWay ? kway_segments(s, lines, length)
-                                                : warm_split_segments(s.split, s.segments, lines, length);
-  return p;
-}
+using namespace edge_aware;
 
 dim3 grid_2d(int width, int height) {
   return dim3((width + kBlock2d.x - 1) / kBlock2d.x, (height + kBlock2d.y - 1) / kBlock2d.y);
@@ -88,7 +42,7 @@ dim3 grid_2d(int width, int height) {
 // Plane 0's spacings: h (row-major, for resampling other planes; null without them), ht (h
 // transposed, for the passes), v. A block covers a kTile x kTile pixel tile; ht goes out through
 // a shared tile so that its writes, like the others, are whole rows (written straight from
-// registers they were 4-byte pieces 4 * height bytes apart, and this kernel took 75 µs at 2048²).
+// registers they would be 4-byte pieces 4 * height bytes apart).
 constexpr int kTile = 32;
 const dim3 kTileBlock(kTile, 8);
 dim3 tile_grid(int width, int height) { return dim3((width + kTile - 1) / kTile, (height + kTile - 1) / kTile); }
@@ -295,9 +249,9 @@ rf_warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float
 }
 
 // Algorithms A and C, Gaussian: both halves of a segment in one thread, the causal half kept in
-// `out` (edge_gaussian_warm_both). Two launches through a mid plane measured slower (H100,
-// 2048² RGBA: 956-1179 against 898-1030 µs a frame), and so did writing the horizontal pass's
-// result straight into the rows of the plane instead of transposing it back (946-1064 µs).
+// `out` (edge_gaussian_warm_both). Two launches through a mid plane are slower, and so is
+// writing the horizontal pass's result straight into the rows of the plane instead of
+// transposing it back (docs/performance.md, "Edge-aware kernels").
 __global__ void __launch_bounds__(kThreads)
 gaussian_warm_kernel(PassShape shape, PassParams p, const float* in, float* out) {
   EdgeLine<float> l;
@@ -545,30 +499,9 @@ Status EdgeAwareBlur::plan(const EdgeAwareSettings& s, const std::vector<PlaneSp
   plan->ratio_x = static_cast<float>(sigma_x / sigma_r);
   plan->ratio_y = static_cast<float>(sigma_y / sigma_r);
   plan->mask = planes[0].edge_channels;
-  size_t work = 0, other = 0, carry_floats = 0;
-  for (size_t i = 0; i < planes.size(); ++i) {
-    const PlaneSpec& spec = planes[i];
-    PlanePlan pp;
-    pp.g = spec.geometry;
-    pp.subsample_x = spec.subsample_x;
-    pp.subsample_y = spec.subsample_y;
-    // Below kMinSigma an axis gets no passes (such a blur changes no sample; its coefficients
-    // would overflow float).
-    const double sx = sigma_x < kMinSigma ? 0.0 : sigma_x / spec.subsample_x;
-    const double sy = sigma_y < kMinSigma ? 0.0 : sigma_y / spec.subsample_y;
-    for (int it = 1; it <= s.iterations; ++it) {
-      pp.x.push_back(make_pass(s, iteration_sigma(sx, it, s.iterations), pp.g.height, pp.g.width));
-      pp.y.push_back(make_pass(s, iteration_sigma(sy, it, s.iterations), pp.g.width, pp.g.height));
-    }
-    work = std::max(work, pixels(pp.g) * pp.g.channels);
-    for (const std::vector<PassParams>* passes : {&pp.x, &pp.y})
-      for (const PassParams& pass : *passes)
-        if (pass.block_parallel)
-          carry_floats = std::max(carry_floats, static_cast<size_t>(passes == &pp.x ? pp.g.height : pp.g.width) *
-                                                    pass.segments * edge_record_floats(s.filter, pp.g.channels));
-    if (i > 0) other = std::max(other, pixels(pp.g));
-    plan->planes.push_back(std::move(pp));
-  }
+  for (const PlaneSpec& spec : planes) plan->planes.push_back(plan_plane(s, spec, sigma_x, sigma_y));
+  const EdgeAwareBuffers buffers = edge_aware_buffers(s, plan->planes);
+  const size_t work = buffers.work, other = buffers.other, carry_floats = buffers.carries;
   for (DeviceBuffer* b : {&work_a_, &work_b_}) CG_TRY(b->reserve(work * sizeof(float)));
   // The Gaussian's passes keep their causal half in the output: only the RF needs a mid plane.
   if (s.filter == EdgeFilter::Rf) CG_TRY(mid_.reserve(work * sizeof(float)));

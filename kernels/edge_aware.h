@@ -24,25 +24,14 @@
 #include "cuda_status.h"
 #include "device_memory.h"
 #include "frame_planes.h"
-#include "recursive_filter.h"  // LineSplit
+#include "edge_aware_plan.h"
 
 namespace cudagaussian {
-
-struct EdgeAwareSettings {
-  EdgeFilter filter = EdgeFilter::Gaussian;
-  // Range sigma in 8-bit sample units (0..255), whatever the depth: planes of more bits scale it
-  // by their maximum / 255, so a value means the same contrast in every format.
-  double sigma_r = 30.0;
-  int iterations = 3;
-  LineSplit split = LineSplit::OneWay;
-  int segments = 0;    // KWay: pieces per line (0 = enough to fill the GPU, pieces of at most 32 pixels)
-  double kappa = 2.0;  // TwoWay / KWay warm-up, in sigmas of transformed distance
-};
 
 class EdgeAwareBlur {
  public:
   // Sigmas are in [0, kMaxSigma]; below kMinSigma an axis gets no passes (both: a copy).
-  static constexpr double kMinSigma = 0.001;
+  static constexpr double kMinSigma = edge_aware::kMinSigma;
   static constexpr double kMaxSigma = 1000.0;
   static constexpr int kMaxIterations = 10;
 

@@ -50,12 +50,10 @@ BlurSettings FrameBlur::resolved(const BlurSettings& requested, const std::vecto
 namespace {
 EdgeAwareSettings edge_aware_settings(const BlurSettings& s) {
   EdgeAwareSettings e;
+  static_cast<LineSchedule&>(e) = s.recursive;
   e.filter = s.edge_filter;
   e.sigma_r = s.sigma_r;
   e.iterations = s.iterations;
-  e.split = s.recursive.split;
-  e.segments = s.recursive.segments;
-  e.kappa = s.recursive.kappa;
   return e;
 }
 }  // namespace

@@ -32,7 +32,8 @@ struct BlurSettings {
   Border border = Border::Replicate;
   // Start-up and line split of the recursive algorithms and of edge-aware: split Auto and a
   // negative kappa resolve per algorithm (resolved()).
-  RecursiveSettings recursive{RecursiveFilter::YoungVanVliet2002, StartUp::Exact, LineSplit::Auto, 0, -1.0};
+  RecursiveSettings recursive{{LineSplit::Auto, 0, -1.0, LaunchForm::Auto, TwoWayForm::Auto},
+                              RecursiveFilter::YoungVanVliet2002, StartUp::Exact};
   int box_passes = 3;           // algorithm=box
   BoxMethod box_method = BoxMethod::RunningSum;
   // algorithm=edge-aware (EdgeAwareSettings): filter, range sigma (8-bit units), iterations.
@@ -43,8 +44,8 @@ struct BlurSettings {
   bool operator==(const BlurSettings& o) const {
     return algorithm == o.algorithm && sigma_x == o.sigma_x && sigma_y == o.sigma_y &&
            truncate == o.truncate && coefficients == o.coefficients && border == o.border &&
-           recursive.start == o.recursive.start && recursive.split == o.recursive.split &&
-           recursive.segments == o.recursive.segments && recursive.kappa == o.recursive.kappa &&
+           recursive.start == o.recursive.start &&
+           static_cast<const LineSchedule&>(recursive) == static_cast<const LineSchedule&>(o.recursive) &&
            box_passes == o.box_passes && box_method == o.box_method && edge_filter == o.edge_filter && sigma_r == o.sigma_r &&
            iterations == o.iterations;
   }
@@ -80,14 +81,12 @@ class FrameBlur {
   // What algorithm=auto resolved to (the algorithm itself otherwise).
   Algorithm chosen() const { return chosen_; }
 
-  // algorithm=auto: the fastest algorithm that meets the accuracy bar (PSNR >= 58 dB against the
-  // exact Gaussian on photographs, i.e. at the 8-bit rounding ceiling). Measured on an H200 at
-  // RGBA (bench_fir, bench_recursive): at 1080p the FIR costs about 46 µs at radius 8, 104 at
-  // radius 20 and 161 at 40; Deriche block-parallel is flat at ~104 µs and, like the FIR,
-  // reaches 58.9 dB: they cross near radius 20 (near 35 at SD, FIR 32 µs at radius 20 and 48 at
-  // 40 against Deriche's 43). FIR up to kAutoFirMaxRadius, between the two, Deriche
-  // block-parallel beyond. Young–van Vliet (46–50 dB) is never chosen. A border other than
-  // replicate keeps the FIR (the recursions are exact for replicate only).
+  // algorithm=auto: the fastest algorithm that meets the accuracy bar (the 8-bit rounding
+  // ceiling against the exact Gaussian). The FIR's cost grows with its radius, Deriche
+  // block-parallel's does not and is as exact: FIR up to kAutoFirMaxRadius (between the measured
+  // crossovers at SD and 1080p: docs/performance.md, "algorithm=auto"), Deriche block-parallel
+  // beyond. Young–van Vliet, less exact, is never chosen. A border other than replicate keeps
+  // the FIR (the recursions are exact for replicate only).
   static constexpr int kAutoFirMaxRadius = 32;
   static Algorithm resolve(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Recursive Gaussian on one plane (Young–van Vliet 1995/2002, Deriche), in the float32 section
 // form of common/recursive_sections.h, horizontal pass then vertical pass. How each line's
-// sequential recursion is spread over threads:
+// sequential recursion is spread over threads (LineSchedule, line_split.h):
 //   OneWay        a thread per line (NVIDIA's recursiveGaussian sample, Lee et al.'s baseline);
 //   TwoWay        each line in two halves. Exact (the left half's thread runs causal, the
 //                 right half's anticausal, then each carries on into the other half) for
@@ -14,6 +14,7 @@
 //   BlockParallel each line in short segments whose exact starting states are found by a scan
 //                 over per-segment carries (Nehab et al. 2011 in 1D): exact, and many threads.
 // Replicate border only (the recursions' exact start-up is for a replicate extension).
+// Planning: recursive_plan.h; kernels: recursive_lines.cu, recursive_block_parallel.cu.
 #pragma once
 
 #include <cstddef>
@@ -25,33 +26,12 @@
 #include "device_memory.h"
 #include "plane.h"
 #include "plane_blur.h"
-#include "recursive_coeffs.h"
+#include "recursive_settings.h"
 
 namespace cudagaussian {
 
-// Auto: BlockParallel for these recursive Gaussians (RecursiveBlur::plan resolves it); FrameBlur
-// resolves it per algorithm.
-enum class LineSplit : int { OneWay = 0, TwoWay = 1, KWay = 2, BlockParallel = 3, Auto = 4 };
-const char* line_split_name(LineSplit split);
-
-// Pieces per line of the warmed-up splits: OneWay 1, TwoWay 2, KWay `segments`, or with
-// segments = 0 enough for about 65536 threads per pass; never pieces shorter than 16 samples
-// (unless the line is shorter) or more pieces than samples. 1 for any other split.
-int warm_split_segments(LineSplit split, int segments, int lines, int length);
-
-struct RecursiveSettings {
-  RecursiveFilter filter = RecursiveFilter::YoungVanVliet2002;
-  StartUp start = StartUp::Exact;
-  LineSplit split = LineSplit::BlockParallel;
-  int segments = 0;     // KWay: pieces per line; BlockParallel: ignored (segment length is fixed); 0 = auto
-  double kappa = 4.0;   // warm-up of KWay and of Young–van Vliet's warmed-up TwoWay, in sigmas (4: within 0.5 dB of OneWay at sigma 90)
-};
-
 class RecursiveBlur : public PlaneBlur {
  public:
-  // Segment length of BlockParallel: short enough that a 1080-row column makes 34 segments.
-  static constexpr int kBlockSegment = 32;
-
   RecursiveBlur();
   ~RecursiveBlur() override;
   RecursiveBlur(const RecursiveBlur&) = delete;
@@ -61,6 +41,7 @@ class RecursiveBlur : public PlaneBlur {
   static Status validate(const RecursiveSettings& settings, double sigma_x, double sigma_y);
 
   // Coefficients, carry matrices and scratch; with the CUDA context current, not per frame.
+  // settings.split Auto plans block-parallel.
   Status plan(const PlaneGeometry& geometry, const RecursiveSettings& settings, double sigma_x,
               double sigma_y);
 
@@ -70,19 +51,6 @@ class RecursiveBlur : public PlaneBlur {
              cudaStream_t stream) const override;
 
   void release();
-
-  // Bench and tests: each pass in one launch wherever a block holds a line's segments (One), or
-  // always in several (Several: three for block-parallel, two for two-way and k-way), or as
-  // measured fastest (Auto: block-parallel in one launch for passes too small to fill the GPU,
-  // two-way in one, k-way in two). The exact two-way is always one launch. Before plan().
-  enum class Launches { Auto, One, Several };
-  void force_launches(Launches launches) { launches_ = launches; }
-
-  // Bench and tests: Young–van Vliet's two-way (exact start-up) in its exact parallel form, in
-  // warmed-up cascade halves, or whichever is faster for the warm-up (Auto: exact from warm-ups
-  // of a 25th of the line on). Deriche's two-way is always exact. Before plan().
-  enum class TwoWayForm { Auto, Exact, Warm };
-  void force_two_way_form(TwoWayForm form) { two_way_form_ = form; }
 
   struct Passes;  // both passes' launch parameters (recursive.cu)
 
@@ -95,8 +63,6 @@ class RecursiveBlur : public PlaneBlur {
   DeviceBuffer carries_;  // per-segment states of each pass, then a right start per line
   size_t row_carry_floats_ = 0;  // the horizontal pass's share of carry_floats_
   size_t carry_floats_ = 0;
-  Launches launches_ = Launches::Auto;
-  TwoWayForm two_way_form_ = TwoWayForm::Auto;
   bool planned_ = false;
 };
 

@@ -376,9 +376,8 @@ FusedKernel fused_kernel_for(const PlaneGeometry& g, int tile_rows) {
                            : fused_kernel_for<8>(g);
 }
 
-// Measured on the H200 (bench_fir --sizes, SD to 4K, vertical radius 4 to 16): 8-row tiles
-// are the fastest at every size and radius, by 10-20 % over 32 rows (more, smaller blocks keep
-// more column loads in flight, which outweighs re-reading the vertical halo).
+// 8-row tiles: more, smaller blocks keep more column loads in flight, which outweighs re-reading
+// the vertical halo (the fastest at every size and radius measured: docs/performance.md, "FIR").
 constexpr int kChosenTileRows = 8;
 
 RowKernel row_kernel_for(const PlaneGeometry& g) {

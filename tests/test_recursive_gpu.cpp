@@ -36,8 +36,6 @@ struct Case {
   double sigma_x = 2, sigma_y = 2;
   bool constant = false;
   int pad = 0;  // bytes after each row (a multiple of the sample size)
-  RecursiveBlur::Launches launches = RecursiveBlur::Launches::Auto;  // block-parallel
-  RecursiveBlur::TwoWayForm form = RecursiveBlur::TwoWayForm::Auto;  // Young–van Vliet two-way
   uint32_t seed = 1;
 };
 
@@ -58,10 +56,10 @@ std::string describe(const Case& c) {
   char buf[220];
   std::snprintf(buf, sizeof buf, "%s %s%s%s %s u%d C%d%s %dx%d pad %d sigma %g/%g%s",
                 recursive_filter_name(c.s.filter), line_split_name(c.s.split),
-                c.launches == RecursiveBlur::Launches::One ? " (one launch)"
-                : c.launches == RecursiveBlur::Launches::Several ? " (several launches)" : "",
-                c.form == RecursiveBlur::TwoWayForm::Exact ? " (exact form)"
-                : c.form == RecursiveBlur::TwoWayForm::Warm ? " (warmed-up form)" : "",
+                c.s.launches == LaunchForm::One ? " (one launch)"
+                : c.s.launches == LaunchForm::Several ? " (several launches)" : "",
+                c.s.two_way_form == TwoWayForm::Exact ? " (exact form)"
+                : c.s.two_way_form == TwoWayForm::Warm ? " (warmed-up form)" : "",
                 start_up_name(c.s.start), c.g.bytes_per_sample * 8, c.g.channels,
                 c.g.shift ? " shift" : "", c.g.width, c.g.height, c.pad, c.sigma_x, c.sigma_y,
                 c.constant ? " constant" : "");
@@ -89,8 +87,6 @@ double run_case(const Case& c, std::string& error, std::string& error_detail) {
     }
 
   RecursiveBlur blur;
-  blur.force_launches(c.launches);
-  blur.force_two_way_form(c.form);
   Status st = blur.plan(g, c.s, c.sigma_x, c.sigma_y);
   if (!st.ok()) { error = "plan: " + st.message; return -1; }
   CudaStream stream;
@@ -210,7 +206,7 @@ CG_TEST(sigmas_and_stability) {
 // Deriche, a last segment of one row).
 CG_TEST(block_parallel_one_and_three_launches) {
   std::vector<Case> cases;
-  for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Several}) {
+  for (LaunchForm launches : {LaunchForm::One, LaunchForm::Several}) {
     std::vector<Case> group = {
         make(3, 2, 3, 1, 0, RecursiveFilter::YoungVanVliet2002, LineSplit::BlockParallel, 1, 1),
         make(33, 65, 2, 1, 0, RecursiveFilter::Deriche, LineSplit::BlockParallel, 3, 3, 1),
@@ -231,7 +227,7 @@ CG_TEST(block_parallel_one_and_three_launches) {
         make(300, 64, 4, 2, 4, RecursiveFilter::Deriche, LineSplit::BlockParallel, 20, 1),
     };
     for (Case& c : group) {
-      c.launches = launches;
+      c.s.launches = launches;
       cases.push_back(c);
     }
   }
@@ -244,7 +240,7 @@ CG_TEST(block_parallel_one_and_three_launches) {
 // a block holds falls back to two launches.
 CG_TEST(warm_splits_one_and_two_launches) {
   std::vector<Case> cases;
-  for (RecursiveBlur::Launches launches : {RecursiveBlur::Launches::One, RecursiveBlur::Launches::Several})
+  for (LaunchForm launches : {LaunchForm::One, LaunchForm::Several})
     for (LineSplit split : {LineSplit::TwoWay, LineSplit::KWay}) {
       std::vector<Case> group = {
           make(1, 1, 4, 1, 0, RecursiveFilter::YoungVanVliet2002, split, 2, 2),
@@ -263,8 +259,8 @@ CG_TEST(warm_splits_one_and_two_launches) {
         group.push_back(many);
       }
       for (Case& c : group) {
-        c.launches = launches;
-        c.form = RecursiveBlur::TwoWayForm::Warm;
+        c.s.launches = launches;
+        c.s.two_way_form = TwoWayForm::Warm;
         cases.push_back(c);
       }
     }
@@ -307,7 +303,7 @@ CG_TEST(exact_two_way) {
   }
   for (Case& c : cases) {
     c.s.kappa = 0.0;
-    c.form = RecursiveBlur::TwoWayForm::Exact;
+    c.s.two_way_form = TwoWayForm::Exact;
   }
   run_cases(cases);
 }
