@@ -43,9 +43,7 @@ struct GaussianProperties
   cudagaussian::Algorithm algorithm = cudagaussian::Algorithm::Auto;
   double truncate = cudagaussian::kDefaultTruncate;
   cudagaussian::Border border = cudagaussian::Border::Replicate;
-  cudagaussian::RecursiveSettings recursive {
-  cudagaussian::RecursiveFilter::YoungVanVliet2002, cudagaussian::StartUp::Exact,
-        cudagaussian::LineSplit::Auto, 0, -1.0};
+  cudagaussian::RecursiveSettings recursive;  /* exact start-up, split auto, kappa auto */
   int box_passes = 3;
   double sigma_r = 30.0;
   guint iterations = 3;
@@ -54,6 +52,11 @@ struct GaussianProperties
   cudagaussian::BoxMethod box_method = cudagaussian::BoxMethod::RunningSum;
   RegionProperties region;
 
+  GaussianProperties ()
+  {
+    recursive.split = cudagaussian::LineSplit::Auto;    /* resolved per algorithm */
+    recursive.kappa = -1.0;
+  }
   double effective_sigma_y () const { return sigma_y < 0 ? sigma : sigma_y; }
 };
 
