@@ -39,6 +39,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench_options.h"
@@ -78,9 +79,10 @@ struct Stream {
 };
 
 struct Row {
+  Row(Memory m, std::string l, std::vector<int> g) : memory(m), layout(std::move(l)), gpus(std::move(g)) {}
   Memory memory;
   std::string layout;
-  std::vector<int> gpus;
+  std::vector<int> gpus;  // the GPU of each stream
   std::vector<double> stream_fps;
   double aggregate_fps = 0.0;
   std::string status = "ok";
@@ -305,20 +307,18 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::vector<Row> rows = {{Memory::Source, "source alone", {0, 1}}};
+  // The source alone runs two streams without GPU work.
+  std::vector<Row> rows = {Row(Memory::Source, "source alone", {0, 0})};
   for (Memory m : {Memory::System, Memory::Cuda}) {
-    rows.push_back({m, "one stream", {0}});
-    rows.push_back({m, "one GPU", {0, 0}});
-    rows.push_back({m, "two GPUs", {0, 1}});
+    rows.emplace_back(m, "one stream", std::vector<int>{0});
+    rows.emplace_back(m, "one GPU", std::vector<int>{0, 0});
+    rows.emplace_back(m, "two GPUs", std::vector<int>{0, 1});
   }
   for (Row& r : rows) {
-    const bool needs_two = r.memory != Memory::Source &&
-                           std::find(r.gpus.begin(), r.gpus.end(), 1) != r.gpus.end();
-    if (needs_two && devices < 2) {
+    if (std::find(r.gpus.begin(), r.gpus.end(), 1) != r.gpus.end() && devices < 2) {
       r.status = "skipped: needs two CUDA devices";
       continue;
     }
-    if (r.memory == Memory::Source) std::fill(r.gpus.begin(), r.gpus.end(), 0);  // no GPU work
     std::fprintf(stderr, "%s, %s (GPUs %s)...\n", memory_name(r.memory), r.layout.c_str(), gpu_list(r).c_str());
     run_row(&r, set, contexts);
   }
@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
   std::printf("# Two GPUs against one\n\n");
   std::printf("GPU 0: %s", names[0].c_str());
   if (names.size() > 1) std::printf("; GPU 1: %s", names[1].c_str());
-  std::printf(" (%d CUDA device(s)); GStreamer %s. %d frames of %dx%d RGBA per stream, sigma %g, "
+  std::printf(" (%d CUDA device(s)); %s. %d frames of %dx%d RGBA per stream, sigma %g, "
               "frames-in-flight auto; fps after %d warm-up frames.\n\n",
               devices, gst_version_string(), set.frames, set.width, set.height, set.sigma, kWarmup);
   std::printf("| memory | layout | streams on GPUs | fps per stream | aggregate fps | status |\n");

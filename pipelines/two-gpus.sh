@@ -3,9 +3,9 @@
 # two-gpus.sh — one pipeline per GPU with cuda-device-id: first both in one process (one
 # gst-launch with two branches), then in two processes; prints the fps of each.
 #
-#   pipelines/two-gpus.sh [sigma] [frames] [system|cuda]
+#   pipelines/two-gpus.sh [sigma] [frames] [system|cuda] [WIDTHxHEIGHT]
 #
-# Each branch blurs the same 1080p RGBA frame over and over (videotestsrc makes one frame,
+# Each branch blurs the same RGBA frame (1920x1080 unless given) over and over (videotestsrc makes one frame,
 # imagefreeze re-sends it without copying), so the blur, not the source, sets the pace:
 #   system  frames in system memory, uploaded and downloaded by the element on its GPU's PCIe link;
 #   cuda    the frame uploaded once by cudaupload cuda-device-id=N, blurred in GPU memory (needs
@@ -17,6 +17,7 @@ export GST_PLUGIN_PATH="${GST_PLUGIN_PATH:-$root/build/gst}"
 sigma="${1:-5}"
 frames="${2:-3000}"
 memory="${3:-system}"
+size="${4:-1920x1080}"
 
 if command -v nvidia-smi >/dev/null && (($(nvidia-smi -L | grep -c '^GPU') < 2)); then
   echo "$0: needs two GPUs; nvidia-smi lists $(nvidia-smi -L | grep -c '^GPU')" >&2
@@ -30,8 +31,8 @@ if [[ $memory == cuda ]] && ! gst-inspect-1.0 cudaupload >/dev/null 2>&1; then
   echo "$0: GStreamer element cudaupload is not available (nvcodec needs NVDEC/NVENC libs)" >&2
   exit 1
 fi
-if [[ $memory != system && $memory != cuda ]]; then
-  echo "usage: $0 [SIGMA] [FRAMES] [system|cuda]" >&2
+if [[ $memory != system && $memory != cuda || ! $size =~ ^[0-9]+x[0-9]+$ ]]; then
+  echo "usage: $0 [SIGMA] [FRAMES] [system|cuda] [WIDTHxHEIGHT]" >&2
   exit 2
 fi
 
@@ -40,7 +41,7 @@ branch() {
   local upload=""
   [[ $memory == cuda ]] && upload="! cudaupload cuda-device-id=$1 ! video/x-raw(memory:CUDAMemory)"
   echo "videotestsrc num-buffers=1 pattern=smpte" \
-    "! video/x-raw,format=RGBA,width=1920,height=1080,framerate=1000/1 $upload" \
+    "! video/x-raw,format=RGBA,width=${size%x*},height=${size#*x},framerate=1000/1 $upload" \
     "! imagefreeze num-buffers=$frames" \
     "! cudagaussian cuda-device-id=$1 sigma=$sigma" \
     "! fpsdisplaysink name=gpu$1 video-sink=fakesink text-overlay=false sync=false" \
@@ -56,7 +57,7 @@ average_fps() {
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
-echo "== one process, two branches ($memory memory, $frames frames each, sigma $sigma)"
+echo "== one process, two branches ($memory memory, $size RGBA, $frames frames each, sigma $sigma)"
 start=$(date +%s.%N)
 # shellcheck disable=SC2046  # the branches are pipeline descriptions, split on purpose
 gst-launch-1.0 -v $(branch 0) $(branch 1) >"$log/one.txt" 2>&1 ||
