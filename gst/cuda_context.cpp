@@ -31,6 +31,14 @@ gst_cuda_filter_open_context (GstElement * element, GstDebugCategory * category,
     return FALSE;
   }
   const int devices = cuda_device_count ();
+  /* A context set on the element before (by the application, or by a neighbour while the
+   * property said -1) that is on another GPU than the one now asked for. */
+  if (*context && device_id >= 0 &&
+      gst_cuda_filter_context_device (*context) != (guint) device_id) {
+    GST_INFO_OBJECT (element, "not using the CUDA context of GPU %u: cuda-device-id=%d",
+        gst_cuda_filter_context_device (*context), device_id);
+    gst_clear_object (context);
+  }
   if (device_id >= 0 && devices >= 0 && device_id >= devices && !*context) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("There is no CUDA device with id %d; this machine has %d.", device_id, devices),
@@ -45,12 +53,22 @@ gst_cuda_filter_open_context (GstElement * element, GstDebugCategory * category,
             "and that its driver works (nvidia-smi)."));
     return FALSE;
   }
+  GST_INFO_OBJECT (element, "running on GPU %u (CUDA context %" GST_PTR_FORMAT ")",
+      gst_cuda_filter_context_device (*context), *context);
   if (!gst_cuda_context_push (*context)) {
     GST_ELEMENT_ERROR (element, RESOURCE, FAILED,
         ("Could not make the CUDA context current."), (NULL));
     return FALSE;
   }
   return TRUE;
+}
+
+guint
+gst_cuda_filter_context_device (GstCudaContext * context)
+{
+  guint device = 0;
+  g_object_get (context, "cuda-device-id", &device, NULL);
+  return device;
 }
 
 gboolean
@@ -61,6 +79,17 @@ gst_cuda_filter_is_device_buffer (GstBuffer * buffer, GstCudaContext * context)
   GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
   return gst_is_cuda_memory (mem) &&
       GST_CUDA_MEMORY_CAST (mem)->context == context;
+}
+
+GstCudaContext *
+gst_cuda_filter_foreign_context (GstBuffer * buffer, GstCudaContext * context)
+{
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  if (!gst_is_cuda_memory (mem) || GST_CUDA_MEMORY_CAST (mem)->context == context)
+    return NULL;
+  return GST_CUDA_MEMORY_CAST (mem)->context;
 }
 
 void

@@ -78,6 +78,7 @@ FrameQueue::configure (const FrameLayout & layout, guint depth,
   next_lane_ = 0;
   waiting_ = 0;
   waiting_settings_.reset ();
+  foreign_logged_ = FALSE;
   GST_DEBUG_OBJECT (element_, "%u compute lane(s), batches of up to %u frame(s)",
       (guint) lanes_.size (), batch_);
 }
@@ -146,7 +147,32 @@ FrameQueue::ensure_slot (Slot & slot, gboolean in_device, gboolean out_device)
   return GST_FLOW_OK;
 }
 
-/* Starts copying a system-memory input into its slot's staging planes. */
+/* Whether @in, CUDA memory of another context, is read by a peer copy (TRUE) or through host
+ * memory (FALSE); the first such frame after caps is logged with the GPUs involved. */
+gboolean
+FrameQueue::classify_foreign_input (GstBuffer * in)
+{
+  GstCudaContext *other = gst_cuda_filter_foreign_context (in, context_);
+  if (!other)
+    return FALSE;
+  const gboolean peer = gst_cuda_context_can_access_peer (context_, other);
+  if (!foreign_logged_) {
+    foreign_logged_ = TRUE;
+    const guint from = gst_cuda_filter_context_device (other);
+    const guint to = gst_cuda_filter_context_device (context_);
+    if (peer)
+      GST_INFO_OBJECT (element_, "input in CUDA memory of GPU %u, filtered on GPU %u: peer "
+          "copies", from, to);
+    else
+      GST_WARNING_OBJECT (element_, "input in CUDA memory of %s (GPU %u), filtered on GPU %u "
+          "without peer access: read through host memory (slow); give neighbouring CUDA "
+          "elements the same cuda-device-id", from == to ? "another CUDA context" : "another GPU",
+          from, to);
+  }
+  return peer;
+}
+
+/* Starts copying a system-memory input (or a peer GPU's) into its slot's staging planes. */
 GstFlowReturn
 FrameQueue::upload (const Job & job)
 {
@@ -162,7 +188,8 @@ FrameQueue::upload (const Job & job)
   if (st.ok ())
     st = slot.uploaded.record (upload_.get ());
   if (!st.ok ())
-    return post_error ("Copying the frame to the GPU failed.", st);
+    return post_error (job.in_peer ? "Copying the frame from another GPU failed." :
+        "Copying the frame to the GPU failed.", st);
   return GST_FLOW_OK;
 }
 
@@ -265,7 +292,7 @@ GstFlowReturn
 FrameQueue::map_job (Job & job)
 {
   FrameMapResult r = map_video_frame (&job.in_frame, &layout_.in_info, job.in, layout_.in,
-      job.in_device, GST_MAP_READ);
+      job.in_device || job.in_peer, GST_MAP_READ);
   job.in_mapped = r == FrameMapResult::Mapped;
   if (r == FrameMapResult::Mapped) {
     r = map_video_frame (&job.out_frame, &layout_.out_info, job.out, layout_.out,
@@ -287,7 +314,7 @@ FrameQueue::map_job (Job & job)
     GST_ELEMENT_ERROR (element_, STREAM, FAILED,
         ("The input frame is smaller than its caps or video meta describe."),
         ("%" G_GSIZE_FORMAT " bytes in the buffer, in %s memory", gst_buffer_get_size (job.in),
-            job.in_device ? "CUDA" : "system"));
+            job.in_device || job.in_peer ? "CUDA" : "system"));
   return GST_FLOW_ERROR;
 }
 
@@ -313,6 +340,7 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out, const FrameSettingsPtr & se
 
   job.slot = job.done_slot = next_slot_;
   job.in_device = gst_cuda_filter_is_device_buffer (in, context_);
+  job.in_peer = !job.in_device && classify_foreign_input (in);
   job.out_device = gst_cuda_filter_is_device_buffer (out, context_);
   if (!job.in_device)
     gst_cuda_filter_register_host_memory (element_, category_, context_, in);

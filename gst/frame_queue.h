@@ -17,6 +17,12 @@
  * one's frames are handed out. A frame with other settings than the waiting ones starts a new
  * batch. One event marks a batch done, waited for once per batch.
  *
+ * Inputs in CUDA memory of another context (another GPU's, from a neighbour on another
+ * cuda-device-id) are never read in place: where gst-cuda enabled peer access between the two
+ * contexts they are copied GPU to GPU into the slot's staging planes on the upload stream (a peer
+ * copy); otherwise gst-cuda maps them to host memory (its own download) and they are uploaded
+ * like system memory. Either way the kernels read only this context's memory.
+ *
  * Frames whose settings pass them through (sigma 0) are jobs too, without GPU work: their input
  * buffer is their output, handed out in order behind the frames before them.
  *
@@ -106,6 +112,7 @@ private:
     GstVideoFrame in_frame, out_frame;
     gboolean in_mapped = FALSE, out_mapped = FALSE;
     gboolean in_device = FALSE, out_device = FALSE;
+    gboolean in_peer = FALSE;   /* CUDA memory of a peer context: copied into staging */
     guint slot = 0;
     guint done_slot = 0;        /* whose `done` event marks this frame finished */
     guint64 batch = 0;          /* launched in the batch of this number (from 1) */
@@ -119,6 +126,7 @@ private:
   void synchronize_all ();
   void release_job (Job & job);
   GstFlowReturn post_error (const char *text, const cudagaussian::Status & st);
+  gboolean classify_foreign_input (GstBuffer * in);
 
   GstElement *element_;
   GstDebugCategory *category_;
@@ -140,4 +148,5 @@ private:
   guint next_lane_ = 0;
   guint64 batches_launched_ = 0;
   guint64 finished_batch_ = 0;  /* the last batch whose `done` event was waited for */
+  gboolean foreign_logged_ = FALSE;     /* input from another context reported (per caps) */
 };

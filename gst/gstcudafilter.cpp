@@ -92,7 +92,11 @@ gst_cuda_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (element);
 
-  gst_cuda_handle_set_context (element, context, self->device_id, &self->context);
+  /* An explicit cuda-device-id refuses a context of another GPU (gst_cuda_handle_set_context). */
+  GST_OBJECT_LOCK (self);
+  const gint device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  gst_cuda_handle_set_context (element, context, device_id, &self->context);
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
@@ -111,7 +115,10 @@ gst_cuda_filter_start (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  if (!gst_cuda_filter_open_context (GST_ELEMENT (self), category_of (self), self->device_id,
+  GST_OBJECT_LOCK (self);
+  const gint device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_cuda_filter_open_context (GST_ELEMENT (self), category_of (self), device_id,
           &self->context))
     return FALSE;
   self->queue = new FrameQueue (GST_ELEMENT (self), category_of (self), self->context);
@@ -504,8 +511,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "The GPU to use, counted from 0 (-1 = any; a context shared by neighbouring "
-          "CUDA elements is preferred)", -1, G_MAXINT, DEFAULT_DEVICE_ID,
+          "The GPU to use, counted from 0 (-1 = the GPU of a context shared by neighbouring "
+          "CUDA elements, else the first; an explicit id never takes a neighbour's context "
+          "of another GPU)", -1, G_MAXINT, DEFAULT_DEVICE_ID,
           (GParamFlags) (G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
               G_PARAM_STATIC_STRINGS)));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,

@@ -6,20 +6,39 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "device_memory.h"
+#include "fake_cuda.h"
 #include "plane_blur.h"
 #include "reference_blur.h"
 
 namespace cudagaussian {
 
+// A kernel runs on the current context's device and may touch only that device's memory (or a
+// peer's, where peer access is on): under CG_STANDIN_STRICT=1 anything else fails, as a kernel
+// reading another GPU's memory would. Host memory (mapped pinned memory) is left alone.
+inline Status check_kernel_access(const void* plane, const char* what) {
+  const char* strict = std::getenv("CG_STANDIN_STRICT");
+  if (!strict || std::string(strict) != "1") return Status::success();
+  const int device = cg_standin_pointer_device(plane);
+  const int current = cg_standin_current_device();
+  if (current < 0)
+    return Status::invalid(std::string("stand-in kernel launched without a current CUDA context"));
+  if (device < 0 || device == current || cg_standin_peer_access()) return Status::success();
+  return Status::invalid(std::string("stand-in kernel on device ") + std::to_string(current) +
+                         " given the " + what + " plane in memory of device " + std::to_string(device));
+}
+
 template <typename Compute>
 Status cpu_plane_run(const PlaneGeometry& g, const void* src, size_t src_pitch, void* dst,
                      size_t dst_pitch, Compute compute) {
   CG_TRY(check_run_arguments(g, src, src_pitch, dst, dst_pitch));
+  CG_TRY(check_kernel_access(src, "source"));
+  CG_TRY(check_kernel_access(dst, "target"));
   try {
     store_plane(g, compute(read_plane(g, src, src_pitch)), dst, dst_pitch);
   } catch (const std::exception& e) {

@@ -159,6 +159,12 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(cudaPointerAttributes* attributes
     attributes->type = r != CUDA_SUCCESS      ? cudaMemoryTypeUnregistered
                        : type == CU_MEMORYTYPE_DEVICE ? cudaMemoryTypeDevice
                                                       : cudaMemoryTypeHost;
+    if (attributes->type == cudaMemoryTypeDevice) {
+      int device = 0;
+      if (cuPointerGetAttribute(&device, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                reinterpret_cast<CUdeviceptr>(ptr)) == CUDA_SUCCESS)
+        attributes->device = device;
+    }
     if (attributes->type != cudaMemoryTypeUnregistered) {
       attributes->devicePointer = const_cast<void*>(ptr);
       attributes->hostPointer = attributes->type == cudaMemoryTypeHost ? const_cast<void*>(ptr) : nullptr;

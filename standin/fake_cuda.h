@@ -35,7 +35,7 @@ enum {
 };
 
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2, CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
-enum { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2 };
+enum { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9 };
 
 // cuda.h's CUDA_MEMCPY2D (the same layout since CUDA 3.2).
 typedef struct {
@@ -90,6 +90,12 @@ CUresult cuEventSynchronize(CUevent event);
 
 // Stand-in only: "device" bytes allocated now (cuMemAlloc*, pitch included).
 size_t cg_standin_device_bytes(void);
+// The device of the device memory holding `ptr` (-1: not device memory).
+int cg_standin_pointer_device(const void* ptr);
+// The device of the current context (-1: none is current).
+int cg_standin_current_device(void);
+// Whether different devices can access each other's memory (CG_STANDIN_PEER=1).
+int cg_standin_peer_access(void);
 
 #ifdef __cplusplus
 }

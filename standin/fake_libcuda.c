@@ -2,15 +2,19 @@
 // A stand-in NVIDIA driver (libcuda.so.1) for machines without a GPU: enough of the driver API
 // for GStreamer's gst-cuda (GstCudaContext, GstCudaMemory, GstCudaBufferPool) and for the
 // stand-in runtime of cuda_runtime.cpp, on host memory.
-//   - devices: CG_STANDIN_DEVICES of them (default 1; 0 makes cuInit report no device);
+//   - devices: CG_STANDIN_DEVICES of them (default 1; 0 makes cuInit report no device); device
+//     memory, streams and events belong to the device of the context current when they were
+//     made; with CG_STANDIN_PEER=1 two devices can access each other (cuDeviceCanAccessPeer);
 //   - "device" memory: aligned host allocations (pitch rounded up to kPitchAlign) counted
 //     against CG_STANDIN_MEMORY_MIB (default 16384), so cuMemGetInfo sees leaks and an
 //     allocation beyond it fails with CUDA_ERROR_OUT_OF_MEMORY;
 //   - copies are memcpy, checked against the bounds of the device allocation they touch;
 //   - streams and events are handles whose work is already done (everything is synchronous);
 //   - contexts are handles on a per-thread stack; with CG_STANDIN_STRICT=1, memory, stream and
-//     copy calls without a current context fail (a real driver would use another context);
-//   - modules, kernels, textures, graphics interop and peer access return NOT_SUPPORTED.
+//     copy calls without a current context fail (a real driver would use another context), and
+//     so do frees of device memory, and uses of streams and events, of another device than the
+//     current context's (the work would run on the wrong GPU);
+//   - modules, kernels, textures and graphics interop return NOT_SUPPORTED.
 // The handle registry stores addresses XOR-ed with a constant, so that valgrind, which looks
 // for pointers to find leaks, still reports device memory, streams and contexts never freed.
 #include <pthread.h>
@@ -32,6 +36,7 @@ typedef struct {
   uintptr_t hidden;  // address ^ kHide
   size_t size;
   enum Kind kind;
+  int device;  // device memory, streams, events: the device they belong to; else -1
 } Entry;
 
 struct CUctx_st { CUdevice device; };
@@ -60,6 +65,8 @@ static size_t total_bytes(void) { return (size_t) env_int("CG_STANDIN_MEMORY_MIB
 
 // ---- registry (callers hold g_lock)
 
+static int current_device(void);
+
 static int add_entry(const void* p, size_t size, enum Kind kind) {
   if (g_count == g_capacity) {
     size_t cap = g_capacity ? 2 * g_capacity : 64;
@@ -68,7 +75,8 @@ static int add_entry(const void* p, size_t size, enum Kind kind) {
     g_entries = grown;
     g_capacity = cap;
   }
-  g_entries[g_count++] = (Entry){(uintptr_t) p ^ kHide, size, kind};
+  const int owned = kind == KIND_DEVICE || kind == KIND_STREAM || kind == KIND_EVENT;
+  g_entries[g_count++] = (Entry){(uintptr_t) p ^ kHide, size, kind, owned ? current_device() : -1};
   return 1;
 }
 
@@ -91,6 +99,15 @@ static long find_containing(uintptr_t p) {
 
 static void remove_entry(long i) { g_entries[i] = g_entries[--g_count]; }
 
+// The device of the handle or memory `p` of `kind` (-1: unknown).
+static int device_of(const void* p, enum Kind kind) {
+  pthread_mutex_lock(&g_lock);
+  const long i = find_exact(p, kind);
+  const int device = i >= 0 ? g_entries[i].device : -1;
+  pthread_mutex_unlock(&g_lock);
+  return device;
+}
+
 static int known(const void* p, enum Kind kind) {
   pthread_mutex_lock(&g_lock);
   const int found = find_exact(p, kind) >= 0;
@@ -100,9 +117,23 @@ static int known(const void* p, enum Kind kind) {
 
 // ---- checks shared by the calls
 
+static int strict(void) { return env_int("CG_STANDIN_STRICT", 0); }
+
+// The device of the current context; 0 when none is current (what a runtime call would create).
+static int current_device(void) { return t_depth > 0 ? t_stack[t_depth - 1]->device : 0; }
+
+// Strict: `what` (memory, a stream or an event of `device`) used while another device's context
+// is current fails, as work on the wrong GPU would.
+static CUresult need_device(int device, const char* call, const char* what) {
+  if (device < 0 || device == current_device() || !strict()) return CUDA_SUCCESS;
+  fprintf(stderr, "cudagaussian stand-in driver: %s on %s of device %d with a context of device %d "
+          "current\n", call, what, device, current_device());
+  return CUDA_ERROR_INVALID_CONTEXT;
+}
+
 static CUresult need_context(const char* call) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (t_depth > 0 || !env_int("CG_STANDIN_STRICT", 0)) return CUDA_SUCCESS;
+  if (t_depth > 0 || !strict()) return CUDA_SUCCESS;
   fprintf(stderr, "cudagaussian stand-in driver: %s without a current CUDA context\n", call);
   return CUDA_ERROR_INVALID_CONTEXT;
 }
@@ -193,11 +224,13 @@ EXPORT CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice device)
   return CUDA_SUCCESS;
 }
 
+static int peer_access(void) { return env_int("CG_STANDIN_PEER", 0); }
+
 EXPORT CUresult cuDeviceCanAccessPeer(int* can, CUdevice device, CUdevice peer) {
-  (void) device;
-  (void) peer;
   if (!can) return CUDA_ERROR_INVALID_VALUE;
-  *can = 0;
+  if (device < 0 || device >= device_count() || peer < 0 || peer >= device_count())
+    return CUDA_ERROR_INVALID_DEVICE;
+  *can = peer_access() && device != peer;
   return CUDA_SUCCESS;
 }
 
@@ -262,15 +295,16 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext* ctx) {
   return CUDA_SUCCESS;
 }
 
+// Peer access is a property of the two devices here (CG_STANDIN_PEER), not of the contexts.
 EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
-  (void) peer;
-  (void) flags;
-  return CUDA_ERROR_NOT_SUPPORTED;
+  if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  if (t_depth == 0 || !known(peer, KIND_CONTEXT)) return CUDA_ERROR_INVALID_CONTEXT;
+  return peer_access() && peer->device != current_device() ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
 }
 
 EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peer) {
-  (void) peer;
-  return CUDA_ERROR_NOT_SUPPORTED;
+  if (t_depth == 0 || !known(peer, KIND_CONTEXT)) return CUDA_ERROR_INVALID_CONTEXT;
+  return peer_access() ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
 }
 
 // ---- memory
@@ -298,6 +332,7 @@ static CUresult allocate(void** out, size_t bytes, enum Kind kind, const char* c
 
 static CUresult release(void* p, enum Kind kind, const char* call) {
   CUresult r = need_context(call);
+  if (r == CUDA_SUCCESS && kind == KIND_DEVICE) r = need_device(device_of(p, kind), call, "memory");
   if (r != CUDA_SUCCESS) return r;
   pthread_mutex_lock(&g_lock);
   const long i = find_exact(p, kind);
@@ -389,17 +424,38 @@ EXPORT CUresult cuMemHostUnregister(void* ptr) {
   return i >= 0 ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
 
+// The memory type, and the device ordinal of device memory.
 EXPORT CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr ptr) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!data || attribute != CU_POINTER_ATTRIBUTE_MEMORY_TYPE) return CUDA_ERROR_INVALID_VALUE;
+  if (!data || (attribute != CU_POINTER_ATTRIBUTE_MEMORY_TYPE &&
+                attribute != CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL))
+    return CUDA_ERROR_INVALID_VALUE;
   pthread_mutex_lock(&g_lock);
   const long i = find_containing((uintptr_t) ptr);
   const int type = i < 0 ? 0 : g_entries[i].kind == KIND_DEVICE ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+  const int device = i < 0 ? -1 : g_entries[i].device;
   pthread_mutex_unlock(&g_lock);
   if (i < 0) return CUDA_ERROR_INVALID_VALUE;  // memory the driver does not know
-  *(unsigned int*) data = (unsigned int) type;
+  if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) {
+    if (device < 0) return CUDA_ERROR_INVALID_VALUE;
+    *(int*) data = device;
+  } else {
+    *(unsigned int*) data = (unsigned int) type;
+  }
   return CUDA_SUCCESS;
 }
+
+EXPORT int cg_standin_pointer_device(const void* ptr) {
+  pthread_mutex_lock(&g_lock);
+  const long i = find_containing((uintptr_t) ptr);
+  const int device = i < 0 ? -1 : g_entries[i].device;
+  pthread_mutex_unlock(&g_lock);
+  return device;
+}
+
+EXPORT int cg_standin_current_device(void) { return t_depth > 0 ? t_stack[t_depth - 1]->device : -1; }
+
+EXPORT int cg_standin_peer_access(void) { return peer_access(); }
 
 // One side of a 2D copy: its first byte, after checking that the rows it touches lie inside the
 // device allocation it names (device memory) or that it starts in (unified addressing).
@@ -451,6 +507,10 @@ EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* copy) { return copy_2d(copy, 
 
 EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* copy, CUstream stream) {
   if (stream && !known(stream, KIND_STREAM)) return CUDA_ERROR_INVALID_HANDLE;
+  if (stream) {
+    const CUresult r = need_device(device_of(stream, KIND_STREAM), "cuMemcpy2DAsync", "a stream");
+    if (r != CUDA_SUCCESS) return r;
+  }
   return copy_2d(copy, "cuMemcpy2DAsync");
 }
 
@@ -483,15 +543,19 @@ static CUresult drop_handle(void* h, enum Kind kind) {
   return CUDA_SUCCESS;
 }
 
-// NULL is the legacy default stream; any other handle must be alive.
-static CUresult check_stream(CUstream s) {
+// NULL is the legacy default stream; any other handle must be alive (and, strict, of the
+// current context's device).
+static CUresult check_stream(CUstream s, const char* call) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  return !s || known(s, KIND_STREAM) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!s) return CUDA_SUCCESS;
+  if (!known(s, KIND_STREAM)) return CUDA_ERROR_INVALID_HANDLE;
+  return need_device(device_of(s, KIND_STREAM), call, "a stream");
 }
 
-static CUresult check_event(CUevent e) {
+static CUresult check_event(CUevent e, const char* call) {
   if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  return known(e, KIND_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!known(e, KIND_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+  return need_device(device_of(e, KIND_EVENT), call, "an event");
 }
 
 EXPORT CUresult cuStreamCreate(CUstream* stream, unsigned int flags) {
@@ -499,13 +563,21 @@ EXPORT CUresult cuStreamCreate(CUstream* stream, unsigned int flags) {
   return new_handle((void**) stream, sizeof(struct CUstream_st), KIND_STREAM, "cuStreamCreate");
 }
 
-EXPORT CUresult cuStreamDestroy_v2(CUstream stream) { return drop_handle(stream, KIND_STREAM); }
-EXPORT CUresult cuStreamSynchronize(CUstream stream) { return check_stream(stream); }
+EXPORT CUresult cuStreamDestroy_v2(CUstream stream) {
+  const CUresult r = need_device(device_of(stream, KIND_STREAM), "cuStreamDestroy", "a stream");
+  return r != CUDA_SUCCESS ? r : drop_handle(stream, KIND_STREAM);
+}
+EXPORT CUresult cuStreamSynchronize(CUstream stream) {
+  return check_stream(stream, "cuStreamSynchronize");
+}
 
+// A stream may wait for an event of another device (the driver allows it); the stream must be
+// the current device's.
 EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int flags) {
   (void) flags;
-  CUresult r = check_stream(stream);
-  return r != CUDA_SUCCESS ? r : check_event(event);
+  CUresult r = check_stream(stream, "cuStreamWaitEvent");
+  if (r != CUDA_SUCCESS) return r;
+  return known(event, KIND_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 EXPORT CUresult cuEventCreate(CUevent* event, unsigned int flags) {
@@ -513,14 +585,21 @@ EXPORT CUresult cuEventCreate(CUevent* event, unsigned int flags) {
   return new_handle((void**) event, sizeof(struct CUevent_st), KIND_EVENT, "cuEventCreate");
 }
 
-EXPORT CUresult cuEventDestroy_v2(CUevent event) { return drop_handle(event, KIND_EVENT); }
-
-EXPORT CUresult cuEventRecord(CUevent event, CUstream stream) {
-  CUresult r = check_stream(stream);
-  return r != CUDA_SUCCESS ? r : check_event(event);
+EXPORT CUresult cuEventDestroy_v2(CUevent event) {
+  const CUresult r = need_device(device_of(event, KIND_EVENT), "cuEventDestroy", "an event");
+  return r != CUDA_SUCCESS ? r : drop_handle(event, KIND_EVENT);
 }
 
-EXPORT CUresult cuEventSynchronize(CUevent event) { return check_event(event); }
+EXPORT CUresult cuEventRecord(CUevent event, CUstream stream) {
+  CUresult r = check_stream(stream, "cuEventRecord");
+  return r != CUDA_SUCCESS ? r : check_event(event, "cuEventRecord");
+}
+
+// Waiting for an event needs no context (any thread may wait).
+EXPORT CUresult cuEventSynchronize(CUevent event) {
+  if (!g_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  return known(event, KIND_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
 
 // ---- what the stand-in cannot do: run GPU code, textures, graphics interop
 

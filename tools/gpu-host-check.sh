@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Everything we verify on the lent GPU host, through the GStreamer bundle:
 #   MESON_ARGS=-Dgpu_arch=90 bash .gst-bundle/run.sh 'bash tools/gpu-host-check.sh [PARTS]'
-# PARTS: any of tests sanitizers asan bench soak peers pipelines (default: all but asan, which
-# builds the project a second time with ASan/UBSan and runs every test suite there). Logs, CSVs and
-# reports go to $OUT; a short summary goes to stdout.
+# PARTS: any of tests sanitizers asan bench soak peers pipelines two-gpus (default: all but asan,
+# which builds the project a second time with ASan/UBSan and runs every test suite there, and
+# two-gpus, which needs a host with two GPUs). Logs, CSVs and reports go to $OUT; a short summary
+# goes to stdout.
 set -u -o pipefail
 OUT=${OUT:-/tmp/cudagaussian-out}
 mkdir -p "$OUT"
@@ -111,4 +112,19 @@ if want pipelines; then
   run "README main command (tools/demo.sh)" env CG_SKIP_APT=1 MESON_ARGS=-Dgpu_arch=90 FRAMES=600 OUTPUT=/tmp/demo.mp4 bash tools/demo.sh
   ls -la /tmp/demo.mp4
   gst-inspect-1.0 cudagaussian > "$OUT/inspect.txt" 2>&1
+fi
+
+if want two-gpus; then
+  step "two GPUs (test, pipelines/two-gpus.sh, bench_two_gpus)"
+  nvidia-smi -L
+  nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -5 "$OUT/topo.txt"
+  meson test -C build-gpu -v two_gpus > "$OUT/two_gpus-tests.log" 2>&1
+  echo "two_gpus tests rc=$?"
+  grep -E "^ *[0-9]+/[0-9]+ |correct|skipped|peer access|Checks|:F:|:E:" "$OUT/two_gpus-tests.log"
+  for memory in system cuda; do
+    timeout 300 bash pipelines/two-gpus.sh 5 3000 $memory > "$OUT/two-gpus-$memory.log" 2>&1
+    echo "two-gpus.sh $memory rc=$?"; cat "$OUT/two-gpus-$memory.log"
+  done
+  timeout 500 build-gpu/bench/bench_two_gpus --csv "$OUT/two_gpus.csv" > "$OUT/two_gpus.md" 2>"$OUT/two_gpus.err"
+  echo "bench_two_gpus rc=$?"; cat "$OUT/two_gpus.md"; tail -3 "$OUT/two_gpus.err"
 fi
