@@ -13,7 +13,6 @@
 // whole-frame FIR at those pixels. The effect value is rounded to a sample before blending.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -22,25 +21,12 @@
 #include "cuda_status.h"
 #include "frame_planes.h"
 #include "region_mask.h"
+#include "region_params.h"
 
 namespace cudagaussian {
 
-enum class RegionEffect { Blur, Pixelate, Fill };
-
-// A region with its own strength.
-struct Region {
-  RegionBox box;        // luma pixels, clipped to the frame
-  double sigma_x = 0;   // Blur: luma pixels (a plane subsampled by s uses sigma / s)
-  double sigma_y = 0;
-};
-
-struct RegionEffectSettings {
-  RegionEffect effect = RegionEffect::Blur;
-  double truncate = 4.0;  // Blur: FIR support in sigmas
-  int pixel_size = 16;    // Pixelate: block side in luma pixels, blocks on the frame's grid
-  // Fill: the value of each channel of each plane, in sample units (stored value >> shift).
-  std::vector<std::array<int, 4>> fill;
-};
+// RegionEffect, Region and RegionEffectSettings: region_params.h (common/, shared with the CPU
+// reference).
 
 class RegionFilter {
  public:

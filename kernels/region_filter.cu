@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Region effects on the GPU. See region_filter.h for the contract and common/region_plan.h for
+// the tables.
+//
+// Per plane, every region of the frame (a task: one region on one plane) runs in at most two
+// launches, whose blocks find their task by a binary search over the tasks' first tiles:
+//   1. Blur: the horizontal FIR over the rows the vertical pass will read, [y0 - R, y1 + R) of
+//      the plane, and the columns of the region, into float scratch (the region's own).
+//      Pixelate: the rounded mean of every block the region touches, into scratch.
+//   2. Every pixel of the region's rectangle: the effect value (Blur: the vertical FIR of the
+//      scratch, rounded to a sample; Pixelate: the block's mean; Fill: the constant), blended
+//      with the input by the mask weight. A pixel is written only by the region that owns it
+//      (region_precedes over the regions whose rectangles meet this one's), so overlapping
+//      regions never write the same pixel and each pixel is written once.
+// restore() is launch 2 alone, blending dst back towards src. apply() first copies the whole
+// plane, so that pixels outside every region are the input's bytes.
+//
+// The FIR passes slide a window of four outputs along the line: each input sample and each tap
+// is loaded once per four multiply-adds (taps padded with zeros, so the loop has no tests), and
+// the sum of each output runs over k = -R..R in order, as the reference's does.
+
+#include "region_filter.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "device_memory.h"
+#include "line_access.cuh"
+#include "region_checks.h"
+#include "region_plan.h"
+
+namespace cudagaussian {
+namespace {
+
+// Scratch of one batch, floats: larger frames of regions run as several batches (region_plan.h).
+constexpr long long kScratchBudgetFloats = 64ll << 20;  // 256 MB
+
+enum class PixelMode { Blur, Pixelate, Fill, Restore };
+
+// One plane's pointers and layout, by value.
+struct PlaneArgs {
+  const unsigned char* src;
+  size_t src_pitch;  // bytes
+  unsigned char* dst;
+  size_t dst_pitch;
+  int width, height, channels, shift, max_value;
+  int subsample_x, subsample_y;
+};
+
+// One batch's tables, by value.
+struct BatchArgs {
+  const RegionTask* tasks;
+  int task_count;
+  const RegionEntry* regions;
+  const int* neighbours;
+  const float* taps;
+  float* scratch;
+  int block_x, block_y;  // Pixelate
+  int fill[4];           // Fill, sample units
+};
+
+template <typename T>
+__device__ __forceinline__ const T* row_of(const unsigned char* base, size_t pitch, int y) {
+  return reinterpret_cast<const T*>(base + static_cast<size_t>(y) * pitch);
+}
+
+template <typename T>
+__device__ __forceinline__ Plane<const T> plane_view(const PlaneArgs& p) {
+  return Plane<const T>{nullptr, 0, p.shift, static_cast<float>(p.max_value)};
+}
+
+// The task of tile `tile` of launch `which`: the last one whose first tile is at most `tile`.
+__device__ __forceinline__ int find_task(const RegionTask* tasks, int count, int which, int tile) {
+  int lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (tasks[mid].first_tile[which] <= tile)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// Whether the task's region owns plane pixel (x, y), and its weight there.
+__device__ bool owns_pixel(const BatchArgs& b, const RegionTask& t, int x, int y, int sx, int sy,
+                           double* weight) {
+  const RegionEntry self = b.regions[t.region];
+  const double w = region_weight(self.box, x, y, sx, sy);
+  if (w <= 0.0) return false;
+  for (int i = 0; i < t.neighbour_count; ++i) {
+    const int q = __ldg(b.neighbours + t.neighbours + i);
+    const RegionEntry other = b.regions[q];
+    const double wq = region_weight(other.box, x, y, sx, sy);
+    if (wq > 0.0 && region_precedes(wq, other.strength, q, w, self.strength, t.region)) return false;
+  }
+  *weight = w;
+  return true;
+}
+
+// The sliding window of four outputs: acc[o] += taps[j - o] * v(j) for j = 0 .. 2R + 3, where
+// v(j) is the input R - j before output 0 (taps padded with kRegionTapPad zeros).
+template <class Load>
+__device__ __forceinline__ void fir_window(const float* __restrict__ taps, int radius, Load load,
+                                           float (&acc)[kRegionPixelsPerSlot]) {
+  float w[kRegionPixelsPerSlot];
+#pragma unroll
+  for (int o = 0; o < kRegionPixelsPerSlot; ++o) acc[o] = 0.0f, w[o] = 0.0f;
+  const int steps = 2 * radius + 1 + kRegionTapPad;
+  for (int j = 0; j < steps; ++j) {
+#pragma unroll
+    for (int o = kRegionPixelsPerSlot - 1; o > 0; --o) w[o] = w[o - 1];
+    w[0] = __ldg(taps + j);
+    const float v = load(j);
+#pragma unroll
+    for (int o = 0; o < kRegionPixelsPerSlot; ++o) acc[o] = fmaf(w[o], v, acc[o]);
+  }
+}
+
+// Launch 1 of Blur: the horizontal FIR of rows [row0, row1) over the rectangle's columns.
+template <typename T>
+__global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
+    fir_rows_kernel(PlaneArgs p, BatchArgs b) {
+  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
+  const int local = blockIdx.x - t.first_tile[0];
+  const int c_count = p.channels;
+  const int width = t.rect.x1 - t.rect.x0;
+  const int slots = (width + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * c_count;
+  const int tiles_x = (slots + kRegionSlots - 1) / kRegionSlots;
+  const int slot = local % tiles_x * kRegionSlots + threadIdx.x;
+  const int row = t.row0 + local / tiles_x * kRegionSlotRows + threadIdx.y;
+  if (slot >= slots || row >= t.row1) return;
+  const int group = slot / c_count, c = slot - group * c_count;
+  const int x0 = t.rect.x0 + group * kRegionPixelsPerSlot;
+  const T* line = row_of<T>(p.src, p.src_pitch, row);
+  const Plane<const T> view = plane_view<T>(p);
+  const int first = x0 - t.radius_x, last = p.width - 1;
+  float acc[kRegionPixelsPerSlot];
+  fir_window(b.taps + t.taps_x, t.radius_x,
+             [&](int j) { return view.from_sample(__ldg(line + min(max(first + j, 0), last) * c_count + c)); },
+             acc);
+  float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * c_count +
+               (x0 - t.rect.x0) * c_count + c;
+#pragma unroll
+  for (int o = 0; o < kRegionPixelsPerSlot; ++o)
+    if (x0 + o < t.rect.x1) out[o * c_count] = acc[o];
+}
+
+// Launch 1 of Pixelate: one channel of one block the rectangle touches, the rounded mean of the
+// block (clipped to the plane).
+template <typename T>
+__global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs p, BatchArgs b) {
+  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
+  const long long item = static_cast<long long>(blockIdx.x - t.first_tile[0]) * kRegionMeanItems + threadIdx.x;
+  const int c_count = p.channels;
+  if (item >= static_cast<long long>(t.blocks_x) * t.blocks_y * c_count) return;
+  const int c = static_cast<int>(item % c_count);
+  const int block = static_cast<int>(item / c_count);
+  const int bx = t.block_x0 + block % t.blocks_x, by = t.block_y0 + block / t.blocks_x;
+  const int x0 = bx * b.block_x, x1 = min(x0 + b.block_x, p.width);
+  const int y0 = by * b.block_y, y1 = min(y0 + b.block_y, p.height);
+  uint64_t sum = 0;
+  for (int y = y0; y < y1; ++y) {
+    const T* line = row_of<T>(p.src, p.src_pitch, y);
+    unsigned row_sum = 0;  // at most kMaxPixelSize samples of 16 bits
+    for (int x = x0; x < x1; ++x) row_sum += __ldg(line + x * c_count + c) >> p.shift;
+    sum += row_sum;
+  }
+  b.scratch[t.scratch + item] =
+      static_cast<float>(pixelate_mean(sum, static_cast<uint64_t>(x1 - x0) * static_cast<uint64_t>(y1 - y0)));
+}
+
+// Launch 2: kRegionRowsPerThread rows of one scalar column of the rectangle; each pixel the
+// region owns gets its blended value.
+template <typename T, PixelMode kMode>
+__global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p, BatchArgs b) {
+  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, blockIdx.x)];
+  const int local = blockIdx.x - t.first_tile[1];
+  const int c_count = p.channels;
+  const int cols = (t.rect.x1 - t.rect.x0) * c_count;
+  const int tiles_x = (cols + kRegionTileScalars - 1) / kRegionTileScalars;
+  const int q = local % tiles_x * kRegionTileScalars + threadIdx.x;
+  const int y0 = t.rect.y0 + local / tiles_x * kRegionTileRows + threadIdx.y * kRegionRowsPerThread;
+  if (q >= cols || y0 >= t.rect.y1) return;
+  const int xi = q / c_count, c = q - xi * c_count;
+  const int x = t.rect.x0 + xi;
+  const Plane<const T> view = plane_view<T>(p);
+
+  float effect[kRegionRowsPerThread] = {};
+  if constexpr (kMode == PixelMode::Blur) {
+    // The vertical FIR down the scratch column; rows clamped to [row0, row1) are the frame's
+    // replicate border for every output inside the rectangle (region_plan.h).
+    const float* column = b.scratch + t.scratch + q;
+    const int first = y0 - t.radius_y;
+    fir_window(b.taps + t.taps_y, t.radius_y,
+               [&](int j) {
+                 const int r = min(max(first + j, t.row0), t.row1 - 1) - t.row0;
+                 return column[static_cast<long long>(r) * cols];
+               },
+               effect);
+  }
+#pragma unroll
+  for (int o = 0; o < kRegionRowsPerThread; ++o) {
+    const int y = y0 + o;
+    double w;
+    if (y >= t.rect.y1 || !owns_pixel(b, t, x, y, p.subsample_x, p.subsample_y, &w)) continue;
+    const int src_sample = static_cast<int>(view.from_sample(__ldg(row_of<T>(p.src, p.src_pitch, y) + q + t.rect.x0 * c_count)));
+    T* out = reinterpret_cast<T*>(p.dst + static_cast<size_t>(y) * p.dst_pitch) + t.rect.x0 * c_count + q;
+    int value;
+    if constexpr (kMode == PixelMode::Restore) {
+      value = region_blend(static_cast<int>(view.from_sample(*out)), src_sample, w, p.max_value);
+    } else {
+      int e;
+      if constexpr (kMode == PixelMode::Blur) {
+        e = static_cast<int>(fminf(fmaxf(floorf(effect[o] + 0.5f), 0.0f), static_cast<float>(p.max_value)));
+      } else if constexpr (kMode == PixelMode::Pixelate) {
+        const int bx = x / b.block_x - t.block_x0, by = y / b.block_y - t.block_y0;
+        e = static_cast<int>(b.scratch[t.scratch + (static_cast<long long>(by) * t.blocks_x + bx) * c_count + c]);
+      } else {
+        e = b.fill[c];
+      }
+      value = region_blend(src_sample, e, w, p.max_value);
+    }
+    *out = static_cast<T>(static_cast<unsigned>(value) << p.shift);
+  }
+}
+
+size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// Appends `count` elements to the host staging area at a 16-byte boundary; returns their offset.
+template <typename E>
+size_t append(std::vector<unsigned char>& host, const E* data, size_t count) {
+  const size_t at = align_up(host.size(), 16);
+  host.resize(at + count * sizeof(E));
+  if (count) std::memcpy(host.data() + at, data, count * sizeof(E));
+  return at;
+}
+
+}  // namespace
+
+struct RegionFilter::Scratch {
+  DeviceBuffer tables;   // regions, then each plane's tasks, neighbours and taps
+  DeviceBuffer floats;   // FIR rows or block means of one batch
+  CudaEvent done;        // the end of the last call: the next one's uploads wait for it
+  std::vector<unsigned char> host;
+};
+
+RegionFilter::RegionFilter() : scratch_(new Scratch) {}
+RegionFilter::~RegionFilter() {
+  release();
+  delete scratch_;
+}
+
+void RegionFilter::release() {
+  scratch_->tables.release();
+  scratch_->floats.release();
+  scratch_->done.release();
+  scratch_->host.clear();
+  scratch_->host.shrink_to_fit();
+}
+
+namespace {
+
+struct PlaneTables {
+  RegionPlanePlan plan;
+  size_t tasks = 0, neighbours = 0, taps = 0;  // byte offsets in the table buffer
+};
+
+template <typename T>
+Status launch_plane(const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan, RegionEffect effect,
+                    RegionPass pass, cudaStream_t stream) {
+  const RegionTask* all_tasks = b.tasks;
+  for (const RegionBatch& batch : plan.batches) {
+    b.tasks = all_tasks + batch.first_task;
+    b.task_count = batch.task_count;
+    const dim3 pixel_block(kRegionTileScalars, kRegionTileRows / kRegionRowsPerThread);
+    if (pass == RegionPass::Restore) {
+      pixels_kernel<T, PixelMode::Restore><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+    } else if (effect == RegionEffect::Blur) {
+      fir_rows_kernel<T><<<batch.tiles[0], dim3(kRegionSlots, kRegionSlotRows), 0, stream>>>(p, b);
+      pixels_kernel<T, PixelMode::Blur><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+    } else if (effect == RegionEffect::Pixelate) {
+      block_means_kernel<T><<<batch.tiles[0], kRegionMeanItems, 0, stream>>>(p, b);
+      pixels_kernel<T, PixelMode::Pixelate><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+    } else {
+      pixels_kernel<T, PixelMode::Fill><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+    }
+    CG_TRY(launch_check());
+  }
+  return Status::success();
+}
+
+// Plans every plane, uploads the tables, and runs the launches of `pass` (after apply's copy).
+Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, std::vector<unsigned char>& host,
+                   const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                   const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                   const RegionEffectSettings& settings, RegionPass pass, cudaStream_t stream) {
+  const std::vector<RegionPlane> layout = region_planes(planes);
+  if (!done.created()) CG_TRY(done.create());
+  CG_TRY(done.make_wait(stream));  // the tables and scratch of the last call are no longer read
+  if (pass == RegionPass::Apply)
+    for (size_t p = 0; p < planes.size(); ++p)
+      CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
+                           planes[p].geometry.height, stream));
+  if (regions.empty()) return done.record(stream);
+
+  host.clear();
+  const std::vector<RegionEntry> entries = region_entries(regions);
+  const size_t regions_at = append(host, entries.data(), entries.size());
+  std::vector<PlaneTables> per_plane(planes.size());
+  long long scratch_floats = 0;
+  for (size_t p = 0; p < planes.size(); ++p) {
+    PlaneTables& pt = per_plane[p];
+    pt.plan = plan_region_plane(layout[p], regions, settings, pass, kScratchBudgetFloats);
+    pt.tasks = append(host, pt.plan.tasks.data(), pt.plan.tasks.size());
+    pt.neighbours = append(host, pt.plan.neighbours.data(), pt.plan.neighbours.size());
+    pt.taps = append(host, pt.plan.taps.data(), pt.plan.taps.size());
+    for (const RegionBatch& batch : pt.plan.batches) scratch_floats = std::max(scratch_floats, batch.scratch_floats);
+  }
+  CG_TRY(tables.reserve(host.size()));
+  if (scratch_floats > 0) CG_TRY(floats.reserve(static_cast<size_t>(scratch_floats) * sizeof(float)));
+  // Pageable source: the runtime copies it to a staging buffer before returning.
+  CG_CUDA_TRY(cudaMemcpyAsync(tables.get(), host.data(), host.size(), cudaMemcpyHostToDevice, stream));
+
+  auto* base = static_cast<unsigned char*>(tables.get());
+  for (size_t p = 0; p < planes.size(); ++p) {
+    const PlaneTables& pt = per_plane[p];
+    if (pt.plan.tasks.empty()) continue;
+    const PlaneGeometry& g = planes[p].geometry;
+    PlaneArgs a{static_cast<const unsigned char*>(src[p].data), src[p].pitch,
+                static_cast<unsigned char*>(dst[p].data), dst[p].pitch,
+                g.width, g.height, g.channels, g.shift, g.max_value(),
+                planes[p].subsample_x, planes[p].subsample_y};
+    BatchArgs b{};
+    b.tasks = reinterpret_cast<const RegionTask*>(base + pt.tasks);
+    b.regions = reinterpret_cast<const RegionEntry*>(base + regions_at);
+    b.neighbours = reinterpret_cast<const int*>(base + pt.neighbours);
+    b.taps = reinterpret_cast<const float*>(base + pt.taps);
+    b.scratch = static_cast<float*>(floats.get());
+    b.block_x = pt.plan.block_x;
+    b.block_y = pt.plan.block_y;
+    if (settings.effect == RegionEffect::Fill && pass == RegionPass::Apply)
+      for (int c = 0; c < 4; ++c) b.fill[c] = settings.fill[p][c];
+    if (g.bytes_per_sample == 1)
+      CG_TRY(launch_plane<uint8_t>(a, b, pt.plan, settings.effect, pass, stream));
+    else
+      CG_TRY(launch_plane<uint16_t>(a, b, pt.plan, settings.effect, pass, stream));
+  }
+  return done.record(stream);
+}
+
+}  // namespace
+
+Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                           const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                           const RegionEffectSettings& settings, cudaStream_t stream) {
+  CG_TRY(validate(planes, regions, settings));
+  CG_TRY(check_region_planes(planes, src, dst));
+  return run_regions(scratch_->tables, scratch_->floats, scratch_->done, scratch_->host, planes, src, dst, regions,
+                     settings, RegionPass::Apply, stream);
+}
+
+Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                             const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                             cudaStream_t stream) {
+  CG_TRY(validate_region_restore(planes, regions));
+  const RegionEffectSettings settings;  // unused by restore's launches
+  CG_TRY(check_region_planes(planes, src, dst));
+  return run_regions(scratch_->tables, scratch_->floats, scratch_->done, scratch_->host, planes, src, dst, regions,
+                     settings, RegionPass::Restore, stream);
+}
+
+}  // namespace cudagaussian
