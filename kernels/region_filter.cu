@@ -244,7 +244,12 @@ struct RegionFilter::Scratch {
   DeviceBuffer floats;   // FIR rows or block means of one batch
   CudaEvent done;        // the end of the last call: the next one's uploads wait for it
   std::vector<unsigned char> host;
+  long long budget_floats = kScratchBudgetFloats;
 };
+
+void RegionFilter::force_scratch_budget(long long floats) {
+  scratch_->budget_floats = floats > 0 ? floats : kScratchBudgetFloats;
+}
 
 RegionFilter::RegionFilter() : scratch_(new Scratch) {}
 RegionFilter::~RegionFilter() {
@@ -293,7 +298,7 @@ Status launch_plane(const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan
 
 // Plans every plane, uploads the tables, and runs the launches of `pass` (after apply's copy).
 Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, std::vector<unsigned char>& host,
-                   const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                   long long budget_floats, const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                    const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                    const RegionEffectSettings& settings, RegionPass pass, cudaStream_t stream) {
   const std::vector<RegionPlane> layout = region_planes(planes);
@@ -312,7 +317,7 @@ Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, 
   long long scratch_floats = 0;
   for (size_t p = 0; p < planes.size(); ++p) {
     PlaneTables& pt = per_plane[p];
-    pt.plan = plan_region_plane(layout[p], regions, settings, pass, kScratchBudgetFloats);
+    pt.plan = plan_region_plane(layout[p], regions, settings, pass, budget_floats);
     pt.tasks = append(host, pt.plan.tasks.data(), pt.plan.tasks.size());
     pt.neighbours = append(host, pt.plan.neighbours.data(), pt.plan.neighbours.size());
     pt.taps = append(host, pt.plan.taps.data(), pt.plan.taps.size());
@@ -357,8 +362,9 @@ Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vect
                            const RegionEffectSettings& settings, cudaStream_t stream) {
   CG_TRY(validate(planes, regions, settings));
   CG_TRY(check_region_planes(planes, src, dst));
-  return run_regions(scratch_->tables, scratch_->floats, scratch_->done, scratch_->host, planes, src, dst, regions,
-                     settings, RegionPass::Apply, stream);
+  Scratch& s = *scratch_;
+  return run_regions(s.tables, s.floats, s.done, s.host, s.budget_floats, planes, src, dst, regions, settings,
+                     RegionPass::Apply, stream);
 }
 
 Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
@@ -367,8 +373,9 @@ Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::ve
   CG_TRY(validate_region_restore(planes, regions));
   const RegionEffectSettings settings;  // unused by restore's launches
   CG_TRY(check_region_planes(planes, src, dst));
-  return run_regions(scratch_->tables, scratch_->floats, scratch_->done, scratch_->host, planes, src, dst, regions,
-                     settings, RegionPass::Restore, stream);
+  Scratch& s = *scratch_;
+  return run_regions(s.tables, s.floats, s.done, s.host, s.budget_floats, planes, src, dst, regions, settings,
+                     RegionPass::Restore, stream);
 }
 
 }  // namespace cudagaussian

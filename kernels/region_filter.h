@@ -51,6 +51,11 @@ class RegionFilter {
 
   void release();
 
+  // Benchmarks and tests only: the scratch one batch of launches may use, in floats (default
+  // 64 Mi, 256 MB). Regions whose scratch exceeds it together run in several batches, one after
+  // another. Takes effect at the next call.
+  void force_scratch_budget(long long floats);
+
  private:
   struct Scratch;
   Scratch* scratch_;

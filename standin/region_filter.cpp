@@ -21,6 +21,7 @@ struct RegionFilter::Scratch {};
 RegionFilter::RegionFilter() : scratch_(new Scratch) {}
 RegionFilter::~RegionFilter() { delete scratch_; }
 void RegionFilter::release() {}
+void RegionFilter::force_scratch_budget(long long) {}  // the reference runs every region at once
 
 namespace {
 
