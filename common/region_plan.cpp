@@ -157,8 +157,9 @@ RegionPlanePlan plan_region_plane(const RegionPlane& plane, const std::vector<Re
     const auto found = taps_at.find(key);
     if (found != taps_at.end()) return std::make_pair(found->second, radius);
     const int at = static_cast<int>(plan.taps.size());
-    for (double t : gaussian_taps(s, radius)) plan.taps.push_back(static_cast<float>(t));
-    plan.taps.insert(plan.taps.end(), kRegionTapPad, 0.0f);
+    plan.taps.resize(at + region_padded_taps(radius), 0.0f);
+    const std::vector<double> taps = gaussian_taps(s, radius);
+    for (size_t k = 0; k < taps.size(); ++k) plan.taps[at + kRegionBlock - 1 + k] = static_cast<float>(taps[k]);
     taps_at.emplace(key, at);
     return std::make_pair(at, radius);
   };

@@ -16,24 +16,32 @@
 
 namespace cudagaussian {
 
-// Tile shapes, shared by the plan and the kernels.
-// Pixel pass (every effect, and restore): a thread owns kRegionRowsPerThread rows of one
-// scalar column (pixel x channel); a tile is kRegionTileScalars columns x kRegionTileRows rows.
+// Tile shapes, shared by the plan and the kernels. Both FIR passes give a thread kRegionBlock
+// consecutive outputs along the pass (register blocking: each input and each tap is loaded
+// once per kRegionBlock multiply-adds).
+constexpr int kRegionBlock = 8;
+// Pixel pass (every effect, and restore): a thread owns kRegionBlock rows of one scalar column
+// (pixel x channel); a tile is kRegionTileScalars columns x kRegionTileRows rows.
 constexpr int kRegionTileScalars = 32;
-constexpr int kRegionRowsPerThread = 4;
-constexpr int kRegionTileRows = 16;
+constexpr int kRegionRowsPerThread = kRegionBlock;
+constexpr int kRegionTileRows = 4 * kRegionRowsPerThread;
 constexpr int kRegionPixelThreads = kRegionTileScalars * kRegionTileRows / kRegionRowsPerThread;
 // Horizontal FIR pass (Blur): a thread owns kRegionPixelsPerSlot consecutive pixels of one
 // channel of one row (a slot); a tile is kRegionSlots slots x kRegionSlotRows rows.
-constexpr int kRegionPixelsPerSlot = 4;
+constexpr int kRegionPixelsPerSlot = kRegionBlock;
 constexpr int kRegionSlots = 32;
 constexpr int kRegionSlotRows = 4;
 // Pixelate means: a thread owns one channel of one block; kRegionMeanItems per tile.
 constexpr int kRegionMeanItems = 128;
-// Taps are stored with this many zeros after them (the sliding window of kRegionPixelsPerSlot
-// outputs reads that far past the last tap).
-constexpr int kRegionTapPad = kRegionPixelsPerSlot - 1;
-static_assert(kRegionPixelsPerSlot == kRegionRowsPerThread, "one sliding window for both passes");
+
+// Taps as the FIR passes read them ("padded taps"): kRegionBlock - 1 zeros, the 2R + 1 taps,
+// zeros up to region_padded_taps(R) floats. A pass reads region_fir_inputs(R) inputs per
+// thread in groups of kRegionBlock; the group at input j0 meets the padded taps j0 ..
+// j0 + 2 kRegionBlock - 2, aligned to kRegionBlock floats, so the multiply-adds need no tests.
+constexpr int region_fir_inputs(int radius) {
+  return (2 * radius + kRegionBlock + kRegionBlock - 1) / kRegionBlock * kRegionBlock;
+}
+constexpr int region_padded_taps(int radius) { return region_fir_inputs(radius) + kRegionBlock; }
 
 // A region as the kernels see it (same layout on host and device).
 struct RegionEntry {
@@ -46,7 +54,7 @@ struct RegionTask {
   PlaneRect rect;             // plane pixels whose centre is inside the box
   int row0, row1;             // Blur: rows of the horizontal pass, [y0 - Ry, y1 + Ry) on the plane
   int radius_x, radius_y;     // Blur: FIR radii on this plane
-  int taps_x, taps_y;         // Blur: offsets of the taps (floats, padded) in the taps table
+  int taps_x, taps_y;         // Blur: offsets of the padded taps (floats) in the taps table
   int block_x0, block_y0;     // Pixelate: the first block the rectangle touches
   int blocks_x, blocks_y;     // Pixelate: blocks the rectangle touches
   int neighbours;             // offset into the neighbour table: regions whose rectangles on
@@ -64,7 +72,7 @@ struct RegionBatch {
 struct RegionPlanePlan {
   std::vector<RegionTask> tasks;
   std::vector<int> neighbours;   // region indices
-  std::vector<float> taps;       // each set: 2R + 1 taps then kRegionTapPad zeros
+  std::vector<float> taps;       // padded taps, one set per distinct (sigma, radius)
   std::vector<RegionBatch> batches;
   int block_x = 1, block_y = 1;  // Pixelate: block sides in plane pixels
 };

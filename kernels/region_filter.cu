@@ -15,9 +15,15 @@
 // restore() is launch 2 alone, blending dst back towards src. apply() first copies the whole
 // plane, so that pixels outside every region are the input's bytes.
 //
-// The FIR passes slide a window of four outputs along the line: each input sample and each tap
-// is loaded once per four multiply-adds (taps padded with zeros, so the loop has no tests), and
-// the sum of each output runs over k = -R..R in order, as the reference's does.
+// Both FIR passes are register-blocked: a thread makes kRegionBlock consecutive outputs along
+// the pass, so each input and each tap is loaded once per kRegionBlock multiply-adds, and the
+// padded taps (region_plan.h) leave the multiply-adds without tests. Each output sums over
+// k = -R..R in order, as the reference does; a thread away from the edges walks its inputs
+// without the border rule.
+//
+// The tables go up with one copy per call from a ring of pinned staging buffers (a copy from
+// pageable memory may wait for the stream, idling the GPU while the host prepares the next
+// work).
 
 #include "region_filter.h"
 
@@ -99,22 +105,31 @@ __device__ bool owns_pixel(const BatchArgs& b, const RegionTask& t, int x, int y
   return true;
 }
 
-// The sliding window of four outputs: acc[o] += taps[j - o] * v(j) for j = 0 .. 2R + 3, where
-// v(j) is the input R - j before output 0 (taps padded with kRegionTapPad zeros).
+// kRegionBlock outputs of a FIR along a line: acc[o] = sum over k = -R..R of taps[k] * v(o + k + R),
+// where v(j) = load(j) is the j-th input of the thread (region_fir_inputs(R) of them, loaded in
+// groups; the padded taps give the inputs past 2R + kRegionBlock - 1 zero weight).
 template <class Load>
-__device__ __forceinline__ void fir_window(const float* __restrict__ taps, int radius, Load load,
-                                           float (&acc)[kRegionPixelsPerSlot]) {
-  float w[kRegionPixelsPerSlot];
+__device__ __forceinline__ void fir_block(const float* __restrict__ padded, int radius, Load load,
+                                          float (&acc)[kRegionBlock]) {
 #pragma unroll
-  for (int o = 0; o < kRegionPixelsPerSlot; ++o) acc[o] = 0.0f, w[o] = 0.0f;
-  const int steps = 2 * radius + 1 + kRegionTapPad;
-  for (int j = 0; j < steps; ++j) {
+  for (int o = 0; o < kRegionBlock; ++o) acc[o] = 0.0f;
+  const int inputs = region_fir_inputs(radius);
+  for (int j0 = 0; j0 < inputs; j0 += kRegionBlock) {
+    float v[kRegionBlock];
 #pragma unroll
-    for (int o = kRegionPixelsPerSlot - 1; o > 0; --o) w[o] = w[o - 1];
-    w[0] = __ldg(taps + j);
-    const float v = load(j);
+    for (int jj = 0; jj < kRegionBlock; ++jj) v[jj] = load(j0 + jj);
+    // Output o takes input jj with padded tap j0 + jj - o + kRegionBlock - 1: taps j0 .. j0 + 14.
+    float w[2 * kRegionBlock];
+    const float4* w4 = reinterpret_cast<const float4*>(padded + j0);
 #pragma unroll
-    for (int o = 0; o < kRegionPixelsPerSlot; ++o) acc[o] = fmaf(w[o], v, acc[o]);
+    for (int q = 0; q < 2 * kRegionBlock / 4; ++q) {
+      const float4 t = __ldg(w4 + q);
+      w[4 * q] = t.x, w[4 * q + 1] = t.y, w[4 * q + 2] = t.z, w[4 * q + 3] = t.w;
+    }
+#pragma unroll
+    for (int jj = 0; jj < kRegionBlock; ++jj)
+#pragma unroll
+      for (int o = 0; o < kRegionBlock; ++o) acc[o] = fmaf(w[jj - o + kRegionBlock - 1], v[jj], acc[o]);
   }
 }
 
@@ -133,13 +148,19 @@ __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
   if (slot >= slots || row >= t.row1) return;
   const int group = slot / c_count, c = slot - group * c_count;
   const int x0 = t.rect.x0 + group * kRegionPixelsPerSlot;
-  const T* line = row_of<T>(p.src, p.src_pitch, row);
+  const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
   const Plane<const T> view = plane_view<T>(p);
   const int first = x0 - t.radius_x, last = p.width - 1;
+  const float* taps = b.taps + t.taps_x;
   float acc[kRegionPixelsPerSlot];
-  fir_window(b.taps + t.taps_x, t.radius_x,
-             [&](int j) { return view.from_sample(__ldg(line + min(max(first + j, 0), last) * c_count + c)); },
-             acc);
+  if (first >= 0 && first + region_fir_inputs(t.radius_x) - 1 <= last) {
+    // Away from the left and right edges: consecutive pixels, no border rule.
+    const T* in = line + first * c_count;
+    fir_block(taps, t.radius_x, [&](int j) { return view.from_sample(__ldg(in + j * c_count)); }, acc);
+  } else {
+    fir_block(taps, t.radius_x,
+              [&](int j) { return view.from_sample(__ldg(line + min(max(first + j, 0), last) * c_count)); }, acc);
+  }
   float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * c_count +
                (x0 - t.rect.x0) * c_count + c;
 #pragma unroll
@@ -193,12 +214,18 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
     // replicate border for every output inside the rectangle (region_plan.h).
     const float* column = b.scratch + t.scratch + q;
     const int first = y0 - t.radius_y;
-    fir_window(b.taps + t.taps_y, t.radius_y,
-               [&](int j) {
-                 const int r = min(max(first + j, t.row0), t.row1 - 1) - t.row0;
-                 return column[static_cast<long long>(r) * cols];
-               },
-               effect);
+    const float* taps = b.taps + t.taps_y;
+    if (first >= t.row0 && first + region_fir_inputs(t.radius_y) - 1 < t.row1) {
+      const float* in = column + static_cast<long long>(first - t.row0) * cols;
+      fir_block(taps, t.radius_y, [&](int j) { return in[static_cast<long long>(j) * cols]; }, effect);
+    } else {
+      fir_block(taps, t.radius_y,
+                [&](int j) {
+                  const int r = min(max(first + j, t.row0), t.row1 - 1) - t.row0;
+                  return column[static_cast<long long>(r) * cols];
+                },
+                effect);
+    }
   }
 #pragma unroll
   for (int o = 0; o < kRegionRowsPerThread; ++o) {
@@ -237,19 +264,68 @@ size_t append(std::vector<unsigned char>& host, const E* data, size_t count) {
   return at;
 }
 
-}  // namespace
+// A pinned copy of one call's tables, reused once the copy that read it is done.
+struct StagingSlot {
+  void* data = nullptr;
+  size_t bytes = 0;
+  CudaEvent copied;
+  ~StagingSlot() { pinned_free(data); }
+};
+constexpr int kStagingSlots = 3;
 
-struct RegionFilter::Scratch {
+struct RegionState {
   DeviceBuffer tables;   // regions, then each plane's tasks, neighbours and taps
   DeviceBuffer floats;   // FIR rows or block means of one batch
   CudaEvent done;        // the end of the last call: the next one's uploads wait for it
   std::vector<unsigned char> host;
+  StagingSlot staging[kStagingSlots];
+  int next_slot = 0;
   long long budget_floats = kScratchBudgetFloats;
+
+  void release() {
+    tables.release();
+    floats.release();
+    done.release();
+    host.clear();
+    host.shrink_to_fit();
+    for (StagingSlot& slot : staging) {
+      slot.copied.release();
+      pinned_free(slot.data);
+      slot.data = nullptr;
+      slot.bytes = 0;
+    }
+  }
+
+  // Copies `host` to `tables` on `stream`: from a pinned slot, or from `host` itself when
+  // pinned memory is refused (the runtime then stages the pageable copy).
+  Status upload(cudaStream_t stream) {
+    StagingSlot& slot = staging[next_slot];
+    next_slot = (next_slot + 1) % kStagingSlots;
+    if (slot.copied.created()) CG_TRY(slot.copied.synchronize());
+    else CG_TRY(slot.copied.create());
+    if (slot.bytes < host.size()) {
+      pinned_free(slot.data);
+      slot.data = nullptr;
+      slot.bytes = 0;
+      const size_t bytes = align_up(host.size() + host.size() / 2, 4096);
+      if (pinned_alloc(bytes, &slot.data).ok()) slot.bytes = bytes;
+      else slot.data = nullptr;
+    }
+    const void* from = host.data();
+    if (slot.data) {
+      std::memcpy(slot.data, host.data(), host.size());
+      from = slot.data;
+    }
+    CG_CUDA_TRY(cudaMemcpyAsync(tables.get(), from, host.size(), cudaMemcpyHostToDevice, stream));
+    return slot.copied.record(stream);
+  }
 };
 
-void RegionFilter::force_scratch_budget(long long floats) {
-  scratch_->budget_floats = floats > 0 ? floats : kScratchBudgetFloats;
-}
+}  // namespace
+
+struct RegionFilter::Scratch {
+  RegionState state;
+};
 
 RegionFilter::RegionFilter() : scratch_(new Scratch) {}
 RegionFilter::~RegionFilter() {
@@ -257,12 +333,10 @@ RegionFilter::~RegionFilter() {
   delete scratch_;
 }
 
-void RegionFilter::release() {
-  scratch_->tables.release();
-  scratch_->floats.release();
-  scratch_->done.release();
-  scratch_->host.clear();
-  scratch_->host.shrink_to_fit();
+void RegionFilter::release() { scratch_->state.release(); }
+
+void RegionFilter::force_scratch_budget(long long floats) {
+  scratch_->state.budget_floats = floats > 0 ? floats : kScratchBudgetFloats;
 }
 
 namespace {
@@ -297,19 +371,19 @@ Status launch_plane(const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan
 }
 
 // Plans every plane, uploads the tables, and runs the launches of `pass` (after apply's copy).
-Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, std::vector<unsigned char>& host,
-                   long long budget_floats, const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                    const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                    const RegionEffectSettings& settings, RegionPass pass, cudaStream_t stream) {
   const std::vector<RegionPlane> layout = region_planes(planes);
-  if (!done.created()) CG_TRY(done.create());
-  CG_TRY(done.make_wait(stream));  // the tables and scratch of the last call are no longer read
+  if (!st.done.created()) CG_TRY(st.done.create());
+  CG_TRY(st.done.make_wait(stream));  // the tables and scratch of the last call are no longer read
   if (pass == RegionPass::Apply)
     for (size_t p = 0; p < planes.size(); ++p)
       CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
                            planes[p].geometry.height, stream));
-  if (regions.empty()) return done.record(stream);
+  if (regions.empty()) return st.done.record(stream);
 
+  std::vector<unsigned char>& host = st.host;
   host.clear();
   const std::vector<RegionEntry> entries = region_entries(regions);
   const size_t regions_at = append(host, entries.data(), entries.size());
@@ -317,18 +391,17 @@ Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, 
   long long scratch_floats = 0;
   for (size_t p = 0; p < planes.size(); ++p) {
     PlaneTables& pt = per_plane[p];
-    pt.plan = plan_region_plane(layout[p], regions, settings, pass, budget_floats);
+    pt.plan = plan_region_plane(layout[p], regions, settings, pass, st.budget_floats);
     pt.tasks = append(host, pt.plan.tasks.data(), pt.plan.tasks.size());
     pt.neighbours = append(host, pt.plan.neighbours.data(), pt.plan.neighbours.size());
     pt.taps = append(host, pt.plan.taps.data(), pt.plan.taps.size());
     for (const RegionBatch& batch : pt.plan.batches) scratch_floats = std::max(scratch_floats, batch.scratch_floats);
   }
-  CG_TRY(tables.reserve(host.size()));
-  if (scratch_floats > 0) CG_TRY(floats.reserve(static_cast<size_t>(scratch_floats) * sizeof(float)));
-  // Pageable source: the runtime copies it to a staging buffer before returning.
-  CG_CUDA_TRY(cudaMemcpyAsync(tables.get(), host.data(), host.size(), cudaMemcpyHostToDevice, stream));
+  CG_TRY(st.tables.reserve(host.size()));
+  if (scratch_floats > 0) CG_TRY(st.floats.reserve(static_cast<size_t>(scratch_floats) * sizeof(float)));
+  CG_TRY(st.upload(stream));
 
-  auto* base = static_cast<unsigned char*>(tables.get());
+  auto* base = static_cast<unsigned char*>(st.tables.get());
   for (size_t p = 0; p < planes.size(); ++p) {
     const PlaneTables& pt = per_plane[p];
     if (pt.plan.tasks.empty()) continue;
@@ -342,7 +415,7 @@ Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, 
     b.regions = reinterpret_cast<const RegionEntry*>(base + regions_at);
     b.neighbours = reinterpret_cast<const int*>(base + pt.neighbours);
     b.taps = reinterpret_cast<const float*>(base + pt.taps);
-    b.scratch = static_cast<float*>(floats.get());
+    b.scratch = static_cast<float*>(st.floats.get());
     b.block_x = pt.plan.block_x;
     b.block_y = pt.plan.block_y;
     if (settings.effect == RegionEffect::Fill && pass == RegionPass::Apply)
@@ -352,7 +425,7 @@ Status run_regions(DeviceBuffer& tables, DeviceBuffer& floats, CudaEvent& done, 
     else
       CG_TRY(launch_plane<uint16_t>(a, b, pt.plan, settings.effect, pass, stream));
   }
-  return done.record(stream);
+  return st.done.record(stream);
 }
 
 }  // namespace
@@ -362,9 +435,7 @@ Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vect
                            const RegionEffectSettings& settings, cudaStream_t stream) {
   CG_TRY(validate(planes, regions, settings));
   CG_TRY(check_region_planes(planes, src, dst));
-  Scratch& s = *scratch_;
-  return run_regions(s.tables, s.floats, s.done, s.host, s.budget_floats, planes, src, dst, regions, settings,
-                     RegionPass::Apply, stream);
+  return run_regions(scratch_->state, planes, src, dst, regions, settings, RegionPass::Apply, stream);
 }
 
 Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
@@ -373,9 +444,7 @@ Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::ve
   CG_TRY(validate_region_restore(planes, regions));
   const RegionEffectSettings settings;  // unused by restore's launches
   CG_TRY(check_region_planes(planes, src, dst));
-  Scratch& s = *scratch_;
-  return run_regions(s.tables, s.floats, s.done, s.host, s.budget_floats, planes, src, dst, regions, settings,
-                     RegionPass::Restore, stream);
+  return run_regions(scratch_->state, planes, src, dst, regions, settings, RegionPass::Restore, stream);
 }
 
 }  // namespace cudagaussian

@@ -176,10 +176,14 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
         const std::vector<double> tx = region_taps(reg.sigma_x, sx, s.truncate);
         const std::vector<double> ty = region_taps(reg.sigma_y, sy, s.truncate);
         CHECK(t.radius_x == static_cast<int>(tx.size() / 2) && t.radius_y == static_cast<int>(ty.size() / 2));
-        for (size_t k = 0; k < tx.size() + kRegionTapPad; ++k)
-          CHECK(plan.taps[t.taps_x + k] == (k < tx.size() ? static_cast<float>(tx[k]) : 0.0f));
-        for (size_t k = 0; k < ty.size() + kRegionTapPad; ++k)
-          CHECK(plan.taps[t.taps_y + k] == (k < ty.size() ? static_cast<float>(ty[k]) : 0.0f));
+        // Padded: kRegionBlock - 1 zeros, the taps, zeros; sets start on whole groups.
+        CHECK(t.taps_x % kRegionBlock == 0 && t.taps_y % kRegionBlock == 0);
+        auto padded = [&](const std::vector<double>& taps, int k) {
+          const int i = k - (kRegionBlock - 1);
+          return i >= 0 && i < static_cast<int>(taps.size()) ? static_cast<float>(taps[i]) : 0.0f;
+        };
+        for (int k = 0; k < region_padded_taps(t.radius_x); ++k) CHECK(plan.taps[t.taps_x + k] == padded(tx, k));
+        for (int k = 0; k < region_padded_taps(t.radius_y); ++k) CHECK(plan.taps[t.taps_y + k] == padded(ty, k));
         CHECK(t.row0 == std::max(0, t.rect.y0 - t.radius_y) && t.row1 == std::min(g.height, t.rect.y1 + t.radius_y));
       }
       if (pass == RegionPass::Apply && s.effect == RegionEffect::Pixelate) {
@@ -212,7 +216,7 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
         const RegionTask* t = nullptr;
         for (const RegionTask& u : plan.tasks)
           if (u.taps_x == o || u.taps_y == o) t = &u;
-        floats += 2 * (t->taps_x == o ? t->radius_x : t->radius_y) + 1 + kRegionTapPad;
+        floats += region_padded_taps(t->taps_x == o ? t->radius_x : t->radius_y);
       }
       CHECK(floats == plan.taps.size());
       CHECK(offsets.size() <= distinct.size());
