@@ -4,9 +4,12 @@
 // algorithm auto, and the FIR) and a device-to-device copy of the frame measured in the same run.
 //
 // Frames rotate among enough source and destination frames to exceed the L2 cache (> 60 MB of
-// frames, at least 8 of each); every operation is bracketed by its own pair of CUDA events and
-// the median is reported after warm-up runs (bench_timing.h). apply() includes its copy of the
-// frame, so its floor is the copy.
+// frames, at least 8 of each). Two times per operation, medians after warm-up runs:
+//   call    each operation bracketed by its own pair of CUDA events (bench_timing.h): when the
+//           GPU work is shorter than the host's work to enqueue it, this is the host's time;
+//   GPU     kQueued operations queued behind a host function that holds the stream for 2 ms,
+//           bracketed together: the GPU's time per operation, the host far ahead.
+// apply() includes its copy of the frame, so its floor is the copy.
 //
 // Usage: bench_regions [--csv PATH] [--quick] [--only TEXT]
 
@@ -14,7 +17,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -33,6 +38,35 @@ constexpr int kWidth = 1920;
 constexpr int kHeight = 1080;
 constexpr double kSigma = 5.0;
 constexpr double kMinRotatedBytes = 128e6;  // source and destination frames together
+
+constexpr int kQueued = 8;
+
+// The GPU time of op (see the top of the file): median over `reps` groups of kQueued.
+template <typename Op>
+bool time_queued(cudaStream_t stream, int frames, int reps, Op op, double* us) {
+  cudaEvent_t start, stop;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) return false;
+  std::vector<float> per_op;
+  bool ok = true;
+  for (int r = 0; ok && r < reps; ++r) {
+    ok = cudaLaunchHostFunc(stream, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(2)); },
+                            nullptr) == cudaSuccess;
+    ok = ok && cudaEventRecord(start, stream) == cudaSuccess;
+    for (int k = 0; ok && k < kQueued; ++k) {
+      const Status st = op((r * kQueued + k) % frames);
+      if (!st.ok()) std::fprintf(stderr, "run: %s\n", st.message.c_str());
+      ok = st.ok();
+    }
+    float ms = 0;
+    ok = ok && cudaEventRecord(stop, stream) == cudaSuccess && cudaEventSynchronize(stop) == cudaSuccess &&
+         cudaEventElapsedTime(&ms, start, stop) == cudaSuccess;
+    per_op.push_back(ms * 1000.0f / kQueued);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (ok) *us = median(per_op);
+  return ok;
+}
 
 struct Format {
   const char* name;
@@ -146,9 +180,11 @@ int main(int argc, char** argv) {
       nullptr);
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
-  const int warmup = opt.quick ? 5 : 20, runs = opt.quick ? 51 : 201;
+  const int warmup = opt.quick ? 5 : 20, runs = opt.quick ? 51 : 201, reps = opt.quick ? 9 : 25;
   Csv csv;
-  csv.open(opt.csv_path, "device,format,variant,regions,us,copy_us,whole_auto_us,whole_fir_us,ratio_whole,ratio_copy");
+  csv.open(opt.csv_path,
+           "device,format,variant,regions,call_us,gpu_us,copy_gpu_us,whole_auto_gpu_us,whole_fir_gpu_us,"
+           "ratio_whole,ratio_copy");
   CudaStream stream;
   BENCH_CHECK(stream.create());
 
@@ -156,10 +192,11 @@ int main(int argc, char** argv) {
       {"RGBA8", {spec(kWidth, kHeight, 4, 1)}},
       {"NV12", {spec(kWidth, kHeight, 1, 1), spec(kWidth / 2, kHeight / 2, 2, 2)}},
   };
-  std::printf("Region effects at 1080p, sigma %g (truncate 4), on %s (%d SMs). Median of %d runs after %d\n"
-              "warm-up, rotating frames (> %.0f MB); apply() includes its copy of the frame. 'whole' is\n"
-              "FrameBlur with algorithm auto at the same sigma.\n\n",
-              kSigma, prop.name, prop.multiProcessorCount, runs, warmup, kMinRotatedBytes / 1e6);
+  std::printf("Region effects at 1080p, sigma %g (truncate 4), on %s (%d SMs), rotating frames (> %.0f MB).\n"
+              "call: median of %d operations, each between its own events, after %d warm-up; GPU: median of\n"
+              "%d groups of %d operations queued behind a held stream. apply() includes its copy of the\n"
+              "frame. 'whole-frame blur' is FrameBlur with algorithm auto at the same sigma.\n\n",
+              kSigma, prop.name, prop.multiProcessorCount, kMinRotatedBytes / 1e6, runs, warmup, reps, kQueued);
   for (const Format& fmt : formats) {
     Frames frames;
     BENCH_CHECK(make_frames(fmt.planes, &frames));
@@ -171,8 +208,13 @@ int main(int argc, char** argv) {
       }
       return Status::success();
     };
-    double copy_us = 0, whole_us[2] = {0, 0};
-    if (!time_op(stream.get(), frames.count, warmup, runs, copy, &copy_us)) return 1;
+    // [0]: call (events around each), [1]: GPU (queued).
+    double copy_us[2] = {0, 0}, auto_us[2] = {0, 0}, fir_us[2] = {0, 0};
+    auto measure = [&](auto&& op, double (&us)[2]) {
+      return time_op(stream.get(), frames.count, warmup, runs, op, &us[0]) &&
+             time_queued(stream.get(), frames.count, reps, op, &us[1]);
+    };
+    if (!measure(copy, copy_us)) return 1;
     for (int a = 0; a < 2; ++a) {
       BlurSettings s;
       s.algorithm = a == 0 ? Algorithm::Auto : Algorithm::Fir;
@@ -180,14 +222,17 @@ int main(int argc, char** argv) {
       FrameBlur blur;
       BENCH_CHECK(blur.plan(s, fmt.planes));
       auto op = [&](int f) { return blur.run(frames.src_refs(f), frames.dst_refs(f), stream.get()); };
-      if (!time_op(stream.get(), frames.count, warmup, runs, op, &whole_us[a])) return 1;
+      if (!measure(op, a == 0 ? auto_us : fir_us)) return 1;
     }
     std::printf("### %s (%d frames rotated)\n\n", fmt.name, frames.count);
-    std::printf("| operation | µs | / whole-frame blur | / copy |\n|---|---:|---:|---:|\n");
-    std::printf("| copy (cudaMemcpy2DAsync) | %.1f | %.3f | 1.00 |\n", copy_us, copy_us / whole_us[0]);
-    std::printf("| whole frame, FrameBlur auto | %.1f | 1.000 | %.2f |\n", whole_us[0], whole_us[0] / copy_us);
-    std::printf("| whole frame, FrameBlur fir | %.1f | %.3f | %.2f |\n", whole_us[1], whole_us[1] / whole_us[0],
-                whole_us[1] / copy_us);
+    std::printf("| operation | call µs | GPU µs | GPU / whole-frame blur | GPU / copy |\n|---|---:|---:|---:|---:|\n");
+    auto row = [&](const std::string& name, const double (&us)[2]) {
+      std::printf("| %s | %.1f | %.1f | %.3f | %.2f |\n", name.c_str(), us[0], us[1], us[1] / auto_us[1],
+                  us[1] / copy_us[1]);
+    };
+    row("copy (cudaMemcpy2DAsync)", copy_us);
+    row("whole frame, FrameBlur auto", auto_us);
+    row("whole frame, FrameBlur fir", fir_us);
     for (const Variant& v : variants(fmt.planes)) {
       if (!opt.wanted(v.name.c_str())) continue;
       RegionFilter filter;
@@ -197,13 +242,13 @@ int main(int argc, char** argv) {
                          : filter.apply(fmt.planes, frames.src_refs(f), frames.dst_refs(f), v.regions, v.settings,
                                         stream.get());
       };
-      double us = 0;
-      if (!time_op(stream.get(), frames.count, warmup, runs, op, &us)) return 1;
-      std::printf("| %s | %.1f | %.3f | %.2f |\n", v.name.c_str(), us, us / whole_us[0], us / copy_us);
+      double us[2] = {0, 0};
+      if (!measure(op, us)) return 1;
+      row(v.name, us);
       char line[512];
-      std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f", prop.name, fmt.name,
-                    v.name.c_str(), v.regions.size(), us, copy_us, whole_us[0], whole_us[1], us / whole_us[0],
-                    us / copy_us);
+      std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f", prop.name, fmt.name,
+                    v.name.c_str(), v.regions.size(), us[0], us[1], copy_us[1], auto_us[1], fir_us[1],
+                    us[1] / auto_us[1], us[1] / copy_us[1]);
       csv.row(line);
     }
     std::printf("\n");

@@ -30,9 +30,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "device_memory.h"
-#include "line_access.cuh"
 #include "region_checks.h"
 #include "region_plan.h"
 
@@ -71,9 +71,16 @@ __device__ __forceinline__ const T* row_of(const unsigned char* base, size_t pit
   return reinterpret_cast<const T*>(base + static_cast<size_t>(y) * pitch);
 }
 
+// A stored sample as its value (stored >> shift) and as float. The float comes from the bits
+// of 2^23 + v minus 2^23, exact below 2^23: an integer-to-float conversion runs at an eighth
+// of the multiply-add rate, and the horizontal pass would convert every input it reads.
 template <typename T>
-__device__ __forceinline__ Plane<const T> plane_view(const PlaneArgs& p) {
-  return Plane<const T>{nullptr, 0, p.shift, static_cast<float>(p.max_value)};
+__device__ __forceinline__ int sample_value(T stored, int shift) {
+  return static_cast<int>(static_cast<unsigned>(stored) >> shift);
+}
+template <typename T>
+__device__ __forceinline__ float sample_float(T stored, int shift) {
+  return __uint_as_float(0x4B000000u | (static_cast<unsigned>(stored) >> shift)) - 8388608.0f;
 }
 
 // The task of tile `tile` of launch `which`: the last one whose first tile is at most `tile`.
@@ -149,17 +156,17 @@ __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
   const int group = slot / c_count, c = slot - group * c_count;
   const int x0 = t.rect.x0 + group * kRegionPixelsPerSlot;
   const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
-  const Plane<const T> view = plane_view<T>(p);
+  const int shift = p.shift;
   const int first = x0 - t.radius_x, last = p.width - 1;
   const float* taps = b.taps + t.taps_x;
   float acc[kRegionPixelsPerSlot];
   if (first >= 0 && first + region_fir_inputs(t.radius_x) - 1 <= last) {
     // Away from the left and right edges: consecutive pixels, no border rule.
     const T* in = line + first * c_count;
-    fir_block(taps, t.radius_x, [&](int j) { return view.from_sample(__ldg(in + j * c_count)); }, acc);
+    fir_block(taps, t.radius_x, [&](int j) { return sample_float(__ldg(in + j * c_count), shift); }, acc);
   } else {
     fir_block(taps, t.radius_x,
-              [&](int j) { return view.from_sample(__ldg(line + min(max(first + j, 0), last) * c_count)); }, acc);
+              [&](int j) { return sample_float(__ldg(line + min(max(first + j, 0), last) * c_count), shift); }, acc);
   }
   float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * c_count +
                (x0 - t.rect.x0) * c_count + c;
@@ -206,7 +213,6 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
   if (q >= cols || y0 >= t.rect.y1) return;
   const int xi = q / c_count, c = q - xi * c_count;
   const int x = t.rect.x0 + xi;
-  const Plane<const T> view = plane_view<T>(p);
 
   float effect[kRegionRowsPerThread] = {};
   if constexpr (kMode == PixelMode::Blur) {
@@ -232,11 +238,11 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
     const int y = y0 + o;
     double w;
     if (y >= t.rect.y1 || !owns_pixel(b, t, x, y, p.subsample_x, p.subsample_y, &w)) continue;
-    const int src_sample = static_cast<int>(view.from_sample(__ldg(row_of<T>(p.src, p.src_pitch, y) + q + t.rect.x0 * c_count)));
+    const int src_sample = sample_value(__ldg(row_of<T>(p.src, p.src_pitch, y) + t.rect.x0 * c_count + q), p.shift);
     T* out = reinterpret_cast<T*>(p.dst + static_cast<size_t>(y) * p.dst_pitch) + t.rect.x0 * c_count + q;
     int value;
     if constexpr (kMode == PixelMode::Restore) {
-      value = region_blend(static_cast<int>(view.from_sample(*out)), src_sample, w, p.max_value);
+      value = region_blend(sample_value(*out, p.shift), src_sample, w, p.max_value);
     } else {
       int e;
       if constexpr (kMode == PixelMode::Blur) {
@@ -268,18 +274,33 @@ size_t append(std::vector<unsigned char>& host, const E* data, size_t count) {
 struct StagingSlot {
   void* data = nullptr;
   size_t bytes = 0;
-  CudaEvent copied;
-  ~StagingSlot() { pinned_free(data); }
+  cudaEvent_t copied = nullptr;  // recorded after the copy out of `data`; null before the first
+  StagingSlot() = default;
+  StagingSlot(const StagingSlot&) = delete;
+  StagingSlot& operator=(const StagingSlot&) = delete;
+  ~StagingSlot() {
+    pinned_free(data);
+    if (copied) cudaEventDestroy(copied);
+  }
 };
-constexpr int kStagingSlots = 3;
+// Calls whose tables can be in flight before a call waits for the oldest copy.
+constexpr size_t kMaxStagingSlots = 16;
+
+// Whether the copy out of `slot` is done (or there was none), without waiting.
+bool slot_free(const StagingSlot& slot) {
+  if (!slot.copied) return true;
+  const cudaError_t e = cudaEventQuery(slot.copied);
+  if (e == cudaErrorNotReady) (void)cudaGetLastError();  // not an error: keep it out of launch_check()
+  return e == cudaSuccess;
+}
 
 struct RegionState {
   DeviceBuffer tables;   // regions, then each plane's tasks, neighbours and taps
   DeviceBuffer floats;   // FIR rows or block means of one batch
   CudaEvent done;        // the end of the last call: the next one's uploads wait for it
   std::vector<unsigned char> host;
-  StagingSlot staging[kStagingSlots];
-  int next_slot = 0;
+  std::vector<std::unique_ptr<StagingSlot>> staging;  // a ring, `next_slot` the oldest
+  size_t next_slot = 0;
   long long budget_floats = kScratchBudgetFloats;
 
   void release() {
@@ -288,21 +309,30 @@ struct RegionState {
     done.release();
     host.clear();
     host.shrink_to_fit();
-    for (StagingSlot& slot : staging) {
-      slot.copied.release();
-      pinned_free(slot.data);
-      slot.data = nullptr;
-      slot.bytes = 0;
+    staging.clear();
+    next_slot = 0;
+  }
+
+  // A slot whose copy is done: the oldest if it is, else a new one while there are fewer than
+  // kMaxStagingSlots, else the oldest once its copy is done.
+  Status take_slot(StagingSlot** out) {
+    if (staging.empty() || (!slot_free(*staging[next_slot]) && staging.size() < kMaxStagingSlots)) {
+      staging.insert(staging.begin() + next_slot, std::make_unique<StagingSlot>());
+    } else if (staging[next_slot]->copied) {
+      CG_CUDA_TRY(cudaEventSynchronize(staging[next_slot]->copied));
     }
+    *out = staging[next_slot].get();
+    next_slot = (next_slot + 1) % staging.size();
+    return Status::success();
   }
 
   // Copies `host` to `tables` on `stream`: from a pinned slot, or from `host` itself when
   // pinned memory is refused (the runtime then stages the pageable copy).
   Status upload(cudaStream_t stream) {
-    StagingSlot& slot = staging[next_slot];
-    next_slot = (next_slot + 1) % kStagingSlots;
-    if (slot.copied.created()) CG_TRY(slot.copied.synchronize());
-    else CG_TRY(slot.copied.create());
+    StagingSlot* taken = nullptr;
+    CG_TRY(take_slot(&taken));
+    StagingSlot& slot = *taken;
+    if (!slot.copied) CG_CUDA_TRY(cudaEventCreateWithFlags(&slot.copied, cudaEventDisableTiming));
     if (slot.bytes < host.size()) {
       pinned_free(slot.data);
       slot.data = nullptr;
@@ -317,7 +347,8 @@ struct RegionState {
       from = slot.data;
     }
     CG_CUDA_TRY(cudaMemcpyAsync(tables.get(), from, host.size(), cudaMemcpyHostToDevice, stream));
-    return slot.copied.record(stream);
+    CG_CUDA_TRY(cudaEventRecord(slot.copied, stream));
+    return Status::success();
   }
 };
 
