@@ -96,20 +96,26 @@ __device__ __forceinline__ int find_task(const RegionTask* tasks, int count, int
   return lo;
 }
 
-// Whether the task's region owns plane pixel (x, y), and its weight there.
-__device__ bool owns_pixel(const BatchArgs& b, const RegionTask& t, int x, int y, int sx, int sy,
-                           double* weight) {
-  const RegionEntry self = b.regions[t.region];
+// The region's weight at plane pixel (x, y) if it owns the pixel, else 0. `self` is the task's
+// region (in registers); the competitors come through the read-only path.
+__device__ double owned_weight(const BatchArgs& b, const RegionTask& t, const RegionEntry& self, int x, int y,
+                               int sx, int sy) {
   const double w = region_weight(self.box, x, y, sx, sy);
-  if (w <= 0.0) return false;
+  if (w <= 0.0) return 0.0;
   for (int i = 0; i < t.neighbour_count; ++i) {
     const int q = __ldg(b.neighbours + t.neighbours + i);
-    const RegionEntry other = b.regions[q];
+    RegionEntry other;
+    other.box.x0 = __ldg(&b.regions[q].box.x0);
+    other.box.y0 = __ldg(&b.regions[q].box.y0);
+    other.box.x1 = __ldg(&b.regions[q].box.x1);
+    other.box.y1 = __ldg(&b.regions[q].box.y1);
+    other.box.shape = static_cast<RegionShape>(__ldg(reinterpret_cast<const int*>(&b.regions[q].box.shape)));
+    other.box.feather = __ldg(&b.regions[q].box.feather);
+    other.strength = __ldg(&b.regions[q].strength);
     const double wq = region_weight(other.box, x, y, sx, sy);
-    if (wq > 0.0 && region_precedes(wq, other.strength, q, w, self.strength, t.region)) return false;
+    if (wq > 0.0 && region_precedes(wq, other.strength, q, w, self.strength, t.region)) return 0.0;
   }
-  *weight = w;
-  return true;
+  return w;
 }
 
 // kRegionBlock outputs of a FIR along a line: acc[o] = sum over k = -R..R of taps[k] * v(o + k + R),
@@ -213,6 +219,7 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
   if (q >= cols || y0 >= t.rect.y1) return;
   const int xi = q / c_count, c = q - xi * c_count;
   const int x = t.rect.x0 + xi;
+  const RegionEntry self = b.regions[t.region];
 
   float effect[kRegionRowsPerThread] = {};
   if constexpr (kMode == PixelMode::Blur) {
@@ -233,29 +240,52 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
                 effect);
     }
   }
+  // Every load before the first store (a store could alias them, so later loads would wait for
+  // it): the input samples of the thread's rows (the last row again past the rectangle), and
+  // for restore the effect in dst.
+  const int rows = min(kRegionRowsPerThread, t.rect.y1 - y0);
+  const size_t column = static_cast<size_t>(t.rect.x0) * c_count + q;
+  int in[kRegionRowsPerThread], old[kRegionRowsPerThread];
 #pragma unroll
   for (int o = 0; o < kRegionRowsPerThread; ++o) {
+    const int y = y0 + min(o, rows - 1);
+    in[o] = sample_value(__ldg(row_of<T>(p.src, p.src_pitch, y) + column), p.shift);
+    if constexpr (kMode == PixelMode::Restore)
+      old[o] = sample_value(row_of<T>(p.dst, p.dst_pitch, y)[column], p.shift);
+    else
+      old[o] = 0;
+  }
+  int value[kRegionRowsPerThread];
+  if constexpr (kMode == PixelMode::Pixelate) {
+#pragma unroll
+    for (int o = 0; o < kRegionRowsPerThread; ++o) {
+      const int bx = x / b.block_x - t.block_x0, by = (y0 + min(o, rows - 1)) / b.block_y - t.block_y0;
+      value[o] = static_cast<int>(__ldg(b.scratch + t.scratch + (static_cast<long long>(by) * t.blocks_x + bx) * c_count + c));
+    }
+  }
+  // A hard-edged rectangle that meets no other region owns its whole rectangle at weight 1.
+  const bool whole = t.neighbour_count == 0 && self.box.shape == RegionShape::Rectangle && self.box.feather <= 0;
+#pragma unroll
+  for (int o = 0; o < kRegionRowsPerThread; ++o) {
+    if (o >= rows) break;
     const int y = y0 + o;
-    double w;
-    if (y >= t.rect.y1 || !owns_pixel(b, t, x, y, p.subsample_x, p.subsample_y, &w)) continue;
-    const int src_sample = sample_value(__ldg(row_of<T>(p.src, p.src_pitch, y) + t.rect.x0 * c_count + q), p.shift);
-    T* out = reinterpret_cast<T*>(p.dst + static_cast<size_t>(y) * p.dst_pitch) + t.rect.x0 * c_count + q;
-    int value;
+    const double w = whole ? 1.0 : owned_weight(b, t, self, x, y, p.subsample_x, p.subsample_y);
+    if (w <= 0.0) continue;
+    int v;
     if constexpr (kMode == PixelMode::Restore) {
-      value = region_blend(sample_value(*out, p.shift), src_sample, w, p.max_value);
+      v = region_blend(old[o], in[o], w, p.max_value);
     } else {
       int e;
-      if constexpr (kMode == PixelMode::Blur) {
+      if constexpr (kMode == PixelMode::Blur)
         e = static_cast<int>(fminf(fmaxf(floorf(effect[o] + 0.5f), 0.0f), static_cast<float>(p.max_value)));
-      } else if constexpr (kMode == PixelMode::Pixelate) {
-        const int bx = x / b.block_x - t.block_x0, by = y / b.block_y - t.block_y0;
-        e = static_cast<int>(b.scratch[t.scratch + (static_cast<long long>(by) * t.blocks_x + bx) * c_count + c]);
-      } else {
+      else if constexpr (kMode == PixelMode::Pixelate)
+        e = value[o];
+      else
         e = b.fill[c];
-      }
-      value = region_blend(src_sample, e, w, p.max_value);
+      v = region_blend(in[o], e, w, p.max_value);
     }
-    *out = static_cast<T>(static_cast<unsigned>(value) << p.shift);
+    T* out = reinterpret_cast<T*>(p.dst + static_cast<size_t>(y) * p.dst_pitch) + column;
+    *out = static_cast<T>(static_cast<unsigned>(v) << p.shift);
   }
 }
 
