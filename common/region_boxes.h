@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "region_mask.h"
+#include "region_params.h"
 
 namespace cudagaussian {
 

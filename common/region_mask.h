@@ -29,13 +29,6 @@ struct RegionBox {
   int shape_x0 = 0, shape_y0 = 0, shape_x1 = 0, shape_y1 = 0;
 };
 
-// A region with its own blur strength.
-struct Region {
-  RegionBox box;
-  double sigma_x = 0;  // luma pixels (a plane subsampled by s uses sigma / s)
-  double sigma_y = 0;
-};
-
 // The region's weight at plane pixel (x, y) of a plane subsampled by (sx, sy): 0 outside, 1 well
 // inside, a linear ramp over the last `feather` pixels inside the border.
 CG_HOST_DEVICE inline double region_weight(const RegionBox& r, int x, int y, int sx, int sy) {
@@ -81,6 +74,66 @@ CG_HOST_DEVICE inline int region_blend(int a, int b, double w, int max_value) {
   // fma on both sides: the CPU reference rounds exactly as the GPU does.
   const double v = floor(fma(w, static_cast<double>(b - a), static_cast<double>(a)) + 0.5);
   return v < 0.0 ? 0 : (v > max_value ? max_value : static_cast<int>(v));
+}
+
+// The largest weight of `count` regions at a plane pixel: what restore() keeps under the effect.
+CG_HOST_DEVICE inline double region_max_weight(const RegionBox* boxes, int count, int x, int y, int sx, int sy) {
+  double best = 0.0;
+  for (int i = 0; i < count; ++i) {
+    const double w = region_weight(boxes[i], x, y, sx, sy);
+    if (w > best) best = w;
+  }
+  return best;
+}
+
+// The owner rule where regions overlap: region a (weight wa, strength sa = sigma_x + sigma_y,
+// index ia) takes the pixel from region b when its weight is larger, then its strength, then
+// when it comes first. A strict order: exactly one region owns a pixel that any region covers.
+CG_HOST_DEVICE inline bool region_precedes(double wa, double sa, int ia, double wb, double sb, int ib) {
+  if (wa != wb) return wa > wb;
+  if (sa != sb) return sa > sb;
+  return ia < ib;
+}
+
+// The pixels of a plane (subsampled by sx, sy; width x height) whose centres lie inside the
+// region's box: the only ones region_weight() can give a weight above 0. Half-open, empty when
+// x0 >= x1 or y0 >= y1 (a box narrower than a chroma pixel may cover no chroma centre).
+struct PlaneRect {
+  int x0, y0, x1, y1;
+  CG_HOST_DEVICE bool empty() const { return x0 >= x1 || y0 >= y1; }
+};
+
+// First plane pixel whose centre (2x + 1) s is above 2 b, and first whose centre is at or above
+// 2 e: [begin, end) of the pixels strictly inside [b, e) along one axis.
+CG_HOST_DEVICE inline int region_first_inside(int b, int s) {
+  const int64_t n = 2 * static_cast<int64_t>(b) - s;  // x > n / 2s
+  return static_cast<int>(n < 0 ? 0 : n / (2 * s) + 1);
+}
+CG_HOST_DEVICE inline int region_first_past(int e, int s) {
+  const int64_t n = 2 * static_cast<int64_t>(e) - s;  // x >= n / 2s
+  return static_cast<int>(n <= 0 ? 0 : (n + 2 * s - 1) / (2 * s));
+}
+
+CG_HOST_DEVICE inline PlaneRect region_plane_rect(const RegionBox& r, int sx, int sy, int width, int height) {
+  PlaneRect p;
+  p.x0 = region_first_inside(r.x0, sx);
+  p.x1 = region_first_past(r.x1, sx);
+  p.y0 = region_first_inside(r.y0, sy);
+  p.y1 = region_first_past(r.y1, sy);
+  if (p.x1 > width) p.x1 = width;
+  if (p.y1 > height) p.y1 = height;
+  return p;
+}
+
+// Pixelate: the side of a block in plane pixels for blocks of `pixel_size` luma pixels on a
+// plane subsampled by s (at least 1), and a block's value, the rounded mean of its n samples
+// (round half up, in integers).
+CG_HOST_DEVICE inline int pixelate_block_side(int pixel_size, int s) {
+  const int b = pixel_size / s;
+  return b < 1 ? 1 : b;
+}
+CG_HOST_DEVICE inline int pixelate_mean(uint64_t sum, uint64_t n) {
+  return static_cast<int>((2 * sum + n) / (2 * n));
 }
 
 }  // namespace cudagaussian

@@ -15,7 +15,6 @@
 // whole-frame FIR at those pixels. The effect value is rounded to a sample before blending.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -24,18 +23,12 @@
 #include "cuda_status.h"
 #include "frame_planes.h"
 #include "region_mask.h"
+#include "region_params.h"
 
 namespace cudagaussian {
 
-enum class RegionEffect { Blur, Pixelate, Fill };
-
-struct RegionEffectSettings {
-  RegionEffect effect = RegionEffect::Blur;
-  double truncate = 4.0;  // Blur: FIR support in sigmas
-  int pixel_size = 16;    // Pixelate: block side in luma pixels, blocks on the frame's grid
-  // Fill: the value of each channel of each plane, in sample units (stored value >> shift).
-  std::vector<std::array<int, 4>> fill;
-};
+// RegionEffect, Region and RegionEffectSettings: region_params.h (common/, shared with the CPU
+// reference).
 
 class RegionFilter {
  public:
@@ -59,6 +52,11 @@ class RegionFilter {
                  const std::vector<Region>& keep, cudaStream_t stream);
 
   void release();
+
+  // Benchmarks and tests only: the scratch one batch of launches may use, in floats (default
+  // 64 Mi, 256 MB). Regions whose scratch exceeds it together run in several batches, one after
+  // another. Takes effect at the next call.
+  void force_scratch_budget(long long floats);
 
  private:
   struct Scratch;

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Kernel benchmark of the region effects (RegionFilter::apply and restore) on device-resident
+// 1080p frames, RGBA8 and NV12, against the whole-frame blur at the same sigma (FrameBlur with
+// algorithm auto, and the FIR) and a device-to-device copy of the frame measured in the same run.
+//
+// Frames rotate among enough source and destination frames to exceed the L2 cache (> 60 MB of
+// frames, at least 8 of each). Two times per operation, medians after warm-up runs:
+//   call    each operation bracketed by its own pair of CUDA events (bench_timing.h): when the
+//           GPU work is shorter than the host's work to enqueue it, this is the host's time;
+//   GPU     kQueued operations queued behind a host function that holds the stream for 2 ms,
+//           bracketed together: the GPU's time per operation, the host far ahead.
+// apply() includes its copy of the frame, so its floor is the copy.
+//
+// Usage: bench_regions [--csv PATH] [--quick] [--only TEXT]
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "bench_options.h"
+#include "bench_timing.h"
+#include "device_memory.h"
+#include "frame_blur.h"
+#include "region_filter.h"
+
+using namespace cudagaussian;
+
+namespace {
+
+constexpr int kWidth = 1920;
+constexpr int kHeight = 1080;
+constexpr double kSigma = 5.0;
+constexpr double kMinRotatedBytes = 128e6;  // source and destination frames together
+
+constexpr int kQueued = 8;
+
+// The GPU time of op (see the top of the file): median over `reps` groups of kQueued.
+template <typename Op>
+bool time_queued(cudaStream_t stream, int frames, int reps, Op op, double* us) {
+  cudaEvent_t start, stop;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) return false;
+  std::vector<float> per_op;
+  bool ok = true;
+  for (int r = 0; ok && r < reps; ++r) {
+    ok = cudaLaunchHostFunc(stream, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(2)); },
+                            nullptr) == cudaSuccess;
+    ok = ok && cudaEventRecord(start, stream) == cudaSuccess;
+    for (int k = 0; ok && k < kQueued; ++k) {
+      const Status st = op((r * kQueued + k) % frames);
+      if (!st.ok()) std::fprintf(stderr, "run: %s\n", st.message.c_str());
+      ok = st.ok();
+    }
+    float ms = 0;
+    ok = ok && cudaEventRecord(stop, stream) == cudaSuccess && cudaEventSynchronize(stop) == cudaSuccess &&
+         cudaEventElapsedTime(&ms, start, stop) == cudaSuccess;
+    per_op.push_back(ms * 1000.0f / kQueued);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (ok) *us = median(per_op);
+  return ok;
+}
+
+struct Format {
+  const char* name;
+  std::vector<PlaneSpec> planes;
+};
+
+PlaneSpec spec(int w, int h, int channels, int ss) {
+  PlaneSpec s;
+  s.geometry.width = w;
+  s.geometry.height = h;
+  s.geometry.channels = channels;
+  s.subsample_x = s.subsample_y = ss;
+  return s;
+}
+
+struct Frames {
+  std::vector<std::vector<DevicePlane>> src, dst;  // [frame][plane]
+  int count = 0;
+  std::vector<DevicePlaneRef> src_refs(int f) const {
+    std::vector<DevicePlaneRef> r;
+    for (const DevicePlane& p : src[f]) r.push_back({p.get(), p.pitch()});
+    return r;
+  }
+  std::vector<MutableDevicePlaneRef> dst_refs(int f) const {
+    std::vector<MutableDevicePlaneRef> r;
+    for (const DevicePlane& p : dst[f]) r.push_back({p.get(), p.pitch()});
+    return r;
+  }
+};
+
+Status make_frames(const std::vector<PlaneSpec>& planes, Frames* frames) {
+  double bytes = 0;
+  for (const PlaneSpec& p : planes) bytes += static_cast<double>(p.geometry.row_bytes()) * p.geometry.height;
+  frames->count = std::max(8, static_cast<int>(kMinRotatedBytes / (2 * bytes)) + 1);
+  std::mt19937 rng(42);
+  frames->src.resize(frames->count);
+  frames->dst.resize(frames->count);
+  for (int f = 0; f < frames->count; ++f)
+    for (const PlaneSpec& p : planes) {
+      const PlaneGeometry& g = p.geometry;
+      std::vector<uint8_t> host(g.row_bytes() * g.height);
+      for (uint8_t& b : host) b = static_cast<uint8_t>(rng());
+      frames->src[f].emplace_back();
+      frames->dst[f].emplace_back();
+      CG_TRY(frames->src[f].back().allocate(g.row_bytes(), g.height));
+      CG_TRY(frames->dst[f].back().allocate(g.row_bytes(), g.height));
+      CG_CUDA_TRY(cudaMemcpy2D(frames->src[f].back().get(), frames->src[f].back().pitch(), host.data(), g.row_bytes(),
+                               g.row_bytes(), g.height, cudaMemcpyHostToDevice));
+    }
+  return Status::success();
+}
+
+Region box(int x0, int y0, int side, double sigma, RegionShape shape, int feather) {
+  Region r;
+  r.box = RegionBox{x0, y0, x0 + side, y0 + side, shape, feather};
+  r.sigma_x = r.sigma_y = sigma;
+  return r;
+}
+
+// n boxes of side 200 (n <= 10) or 100 (n <= 100), apart from each other, spread over the frame.
+std::vector<Region> boxes(int n, RegionShape shape, int feather, bool scaled) {
+  std::vector<Region> r;
+  for (int i = 0; i < n; ++i) {
+    const double sigma = scaled ? 2.0 + 2.0 * (i % 10) : kSigma;  // 2 .. 20
+    if (n <= 10)
+      r.push_back(box(40 + (i % 5) * 376, 140 + (i / 5) * 440, 200, sigma, shape, feather));
+    else
+      r.push_back(box(20 + (i % 10) * 190, 3 + (i / 10) * 107, 100, sigma, shape, feather));
+  }
+  return r;
+}
+
+struct Variant {
+  std::string name;
+  std::vector<Region> regions;
+  RegionEffectSettings settings;
+  bool restore = false;
+};
+
+std::vector<Variant> variants(const std::vector<PlaneSpec>& planes) {
+  auto settings = [&](RegionEffect e) {
+    RegionEffectSettings s;
+    s.effect = e;
+    s.pixel_size = 16;
+    for (const PlaneSpec& p : planes) s.fill.push_back({p.geometry.max_value() / 2, 0, 0, 0});
+    return s;
+  };
+  const RegionEffect blur = RegionEffect::Blur;
+  return {
+      {"blur 1 box 200x200", boxes(1, RegionShape::Rectangle, 0, false), settings(blur)},
+      {"blur 10 boxes 200x200", boxes(10, RegionShape::Rectangle, 0, false), settings(blur)},
+      {"blur 10 ellipses 200x200 feather 16", boxes(10, RegionShape::Ellipse, 16, false), settings(blur)},
+      {"blur 10 boxes sigma 2..20", boxes(10, RegionShape::Rectangle, 0, true), settings(blur)},
+      {"blur 100 boxes 100x100", boxes(100, RegionShape::Rectangle, 0, false), settings(blur)},
+      {"blur 100 ellipses 100x100 feather 8", boxes(100, RegionShape::Ellipse, 8, false), settings(blur)},
+      {"pixelate 10 boxes 200x200 (16 px)", boxes(10, RegionShape::Rectangle, 0, false), settings(RegionEffect::Pixelate)},
+      {"fill 10 boxes 200x200", boxes(10, RegionShape::Rectangle, 0, false), settings(RegionEffect::Fill)},
+      {"restore 10 boxes 200x200", boxes(10, RegionShape::Rectangle, 0, false), settings(blur), true},
+      {"restore 100 ellipses 100x100 feather 8", boxes(100, RegionShape::Ellipse, 8, false), settings(blur), true},
+  };
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const BenchOptions opt = parse_bench_options(
+      &argc, &argv, "bench_regions.csv",
+      "Region effects (RegionFilter) on 1080p RGBA8 and NV12 frames against the whole-frame blur\n"
+      "(FrameBlur auto and FIR, sigma 5) and a device-to-device copy. Prints Markdown; without a\n"
+      "CUDA device prints a skip line.",
+      nullptr);
+  cudaDeviceProp prop;
+  if (!gpu_for_bench(&prop)) return 0;
+  const int warmup = opt.quick ? 5 : 20, runs = opt.quick ? 51 : 201, reps = opt.quick ? 9 : 25;
+  Csv csv;
+  csv.open(opt.csv_path,
+           "device,format,variant,regions,call_us,gpu_us,copy_gpu_us,whole_auto_gpu_us,whole_fir_gpu_us,"
+           "ratio_whole,ratio_copy");
+  CudaStream stream;
+  BENCH_CHECK(stream.create());
+
+  const Format formats[] = {
+      {"RGBA8", {spec(kWidth, kHeight, 4, 1)}},
+      {"NV12", {spec(kWidth, kHeight, 1, 1), spec(kWidth / 2, kHeight / 2, 2, 2)}},
+  };
+  std::printf("Region effects at 1080p, sigma %g (truncate 4), on %s (%d SMs), rotating frames (> %.0f MB).\n"
+              "call: median of %d operations, each between its own events, after %d warm-up; GPU: median of\n"
+              "%d groups of %d operations queued behind a held stream. apply() includes its copy of the\n"
+              "frame. 'whole-frame blur' is FrameBlur with algorithm auto at the same sigma.\n\n",
+              kSigma, prop.name, prop.multiProcessorCount, kMinRotatedBytes / 1e6, runs, warmup, reps, kQueued);
+  for (const Format& fmt : formats) {
+    Frames frames;
+    BENCH_CHECK(make_frames(fmt.planes, &frames));
+    auto copy = [&](int f) -> Status {
+      for (size_t p = 0; p < fmt.planes.size(); ++p) {
+        const PlaneGeometry& g = fmt.planes[p].geometry;
+        CG_TRY(copy_2d_async(frames.dst[f][p].get(), frames.dst[f][p].pitch(), frames.src[f][p].get(),
+                             frames.src[f][p].pitch(), g.row_bytes(), g.height, stream.get()));
+      }
+      return Status::success();
+    };
+    // [0]: call (events around each), [1]: GPU (queued).
+    double copy_us[2] = {0, 0}, auto_us[2] = {0, 0}, fir_us[2] = {0, 0};
+    auto measure = [&](auto&& op, double (&us)[2]) {
+      return time_op(stream.get(), frames.count, warmup, runs, op, &us[0]) &&
+             time_queued(stream.get(), frames.count, reps, op, &us[1]);
+    };
+    if (!measure(copy, copy_us)) return 1;
+    for (int a = 0; a < 2; ++a) {
+      BlurSettings s;
+      s.algorithm = a == 0 ? Algorithm::Auto : Algorithm::Fir;
+      s.sigma_x = s.sigma_y = kSigma;
+      FrameBlur blur;
+      BENCH_CHECK(blur.plan(s, fmt.planes));
+      auto op = [&](int f) { return blur.run(frames.src_refs(f), frames.dst_refs(f), stream.get()); };
+      if (!measure(op, a == 0 ? auto_us : fir_us)) return 1;
+    }
+    std::printf("### %s (%d frames rotated)\n\n", fmt.name, frames.count);
+    std::printf("| operation | call µs | GPU µs | GPU / whole-frame blur | GPU / copy |\n|---|---:|---:|---:|---:|\n");
+    auto row = [&](const std::string& name, const double (&us)[2]) {
+      std::printf("| %s | %.1f | %.1f | %.3f | %.2f |\n", name.c_str(), us[0], us[1], us[1] / auto_us[1],
+                  us[1] / copy_us[1]);
+    };
+    row("copy (cudaMemcpy2DAsync)", copy_us);
+    row("whole frame, FrameBlur auto", auto_us);
+    row("whole frame, FrameBlur fir", fir_us);
+    for (const Variant& v : variants(fmt.planes)) {
+      if (!opt.wanted(v.name.c_str())) continue;
+      RegionFilter filter;
+      BENCH_CHECK(RegionFilter::validate(fmt.planes, v.regions, v.settings));
+      auto op = [&](int f) {
+        return v.restore ? filter.restore(fmt.planes, frames.src_refs(f), frames.dst_refs(f), v.regions, {}, stream.get())
+                         : filter.apply(fmt.planes, frames.src_refs(f), frames.dst_refs(f), v.regions, v.settings,
+                                        stream.get());
+      };
+      double us[2] = {0, 0};
+      if (!measure(op, us)) return 1;
+      row(v.name, us);
+      char line[512];
+      std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f", prop.name, fmt.name,
+                    v.name.c_str(), v.regions.size(), us[0], us[1], copy_us[1], auto_us[1], fir_us[1],
+                    us[1] / auto_us[1], us[1] / copy_us[1]);
+      csv.row(line);
+    }
+    std::printf("\n");
+  }
+  return 0;
+}

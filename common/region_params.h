@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What a region effect is asked to do: the effect, the regions with their strengths, and the
+// planes it runs on. Plain data shared by the CUDA layer (kernels/region_filter.h), its CPU
+// reference (reference_region.h) and the per-frame planning (region_plan.h).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "plane.h"
+#include "region_mask.h"
+
+namespace cudagaussian {
+
+enum class RegionEffect { Blur, Pixelate, Fill };
+
+// A region with its own strength.
+struct Region {
+  RegionBox box;        // luma pixels, clipped to the frame
+  double sigma_x = 0;   // Blur: luma pixels (a plane subsampled by s uses sigma / s)
+  double sigma_y = 0;
+};
+
+struct RegionEffectSettings {
+  RegionEffect effect = RegionEffect::Blur;
+  double truncate = 4.0;  // Blur: FIR support in sigmas
+  int pixel_size = 16;    // Pixelate: block side in luma pixels, blocks on the frame's grid
+  // Fill: the value of each channel of each plane, in sample units (stored value >> shift).
+  std::vector<std::array<int, 4>> fill;
+};
+
+// One plane as the region effects see it: its geometry and how many luma pixels one of its
+// pixels spans (kernels/frame_planes.h's PlaneSpec without the GPU-only fields).
+struct RegionPlane {
+  PlaneGeometry geometry;
+  int subsample_x = 1;
+  int subsample_y = 1;
+};
+
+// Limits checked by validate_region_request (region_plan.h).
+constexpr int kMaxRegionRadius = 4096;   // FIR radius of a region on any plane, plane pixels
+constexpr int kMaxPixelSize = 1024;      // Pixelate block side, luma pixels
+
+}  // namespace cudagaussian
