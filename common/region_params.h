@@ -37,6 +37,20 @@ struct RegionPlane {
   int subsample_y = 1;
 };
 
+// The frame in luma pixels as the regions see it: every plane's pixels times its subsampling.
+// Wider than the luma plane where a subsampled plane's last pixel reaches past it (an odd width
+// in 4:2:0), so that a region reaching the frame's edge covers that last chroma pixel too.
+template <typename Plane>
+inline void region_frame_extent(const std::vector<Plane>& planes, long long* width, long long* height) {
+  *width = *height = 0;
+  for (const Plane& p : planes) {
+    const long long w = static_cast<long long>(p.geometry.width) * p.subsample_x;
+    const long long h = static_cast<long long>(p.geometry.height) * p.subsample_y;
+    if (w > *width) *width = w;
+    if (h > *height) *height = h;
+  }
+}
+
 // Limits checked by validate_region_request (region_plan.h).
 constexpr int kMaxRegionRadius = 4096;   // FIR radius of a region on any plane, plane pixels
 constexpr int kMaxPixelSize = 1024;      // Pixelate block side, luma pixels

@@ -101,8 +101,8 @@ std::string request_error(const std::vector<RegionPlane>& planes, const std::vec
     if (!why.empty()) return why;
   }
   const bool blur = effect && effect->effect == RegionEffect::Blur;
-  const long long frame_w = static_cast<long long>(planes[0].geometry.width) * planes[0].subsample_x;
-  const long long frame_h = static_cast<long long>(planes[0].geometry.height) * planes[0].subsample_y;
+  long long frame_w = 0, frame_h = 0;
+  region_frame_extent(planes, &frame_w, &frame_h);
   for (size_t i = 0; i < regions.size(); ++i) {
     const Region& r = regions[i];
     const RegionBox& b = r.box;

@@ -109,9 +109,10 @@ GaussianOperation::run_frame (const std::vector < cg::DevicePlaneRef > &src,
   if (s.effect.effect == cg::RegionEffect::Blur) {
     CG_TRY (blur_.run (src, dst, stream));
   } else {
+    long long width, height;
+    cg::region_frame_extent (planes_, &width, &height);
     cg::Region whole;
-    whole.box = cg::RegionBox { 0, 0, planes_[0].geometry.width * planes_[0].subsample_x,
-        planes_[0].geometry.height * planes_[0].subsample_y, cg::RegionShape::Rectangle, 0 };
+    whole.box = cg::RegionBox { 0, 0, (int) width, (int) height, cg::RegionShape::Rectangle, 0 };
     CG_TRY (regions_.apply (planes_, src, dst, {whole}, s.effect, stream));
   }
   return regions_.restore (planes_, src, dst, s.regions, s.zones, stream);

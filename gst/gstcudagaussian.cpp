@@ -157,8 +157,10 @@ gst_cuda_gaussian_frame_regions (GstCudaGaussian * self, GstBuffer * input,
 {
   const RegionProperties & rp = props.region;
   const cg::PlaneSpec & luma = self->planes->front ();
-  const int width = luma.geometry.width * luma.subsample_x;
   const int rows = luma.subsample_y;
+  long long width_ll, height_ll;
+  cg::region_frame_extent (*self->planes, &width_ll, &height_ll);
+  const int width = (int) width_ll, height = (int) height_ll;
   guint skipped = 0;
   std::vector < cg::MarkedBox > boxes = self->hold->update (gst_cuda_gaussian_read_regions
       (input, rp.types, rp.min_confidence, &skipped), rp.hold);
@@ -170,10 +172,9 @@ gst_cuda_gaussian_frame_regions (GstCudaGaussian * self, GstBuffer * input,
     boxes.insert (boxes.begin (), zone_boxes.begin (), zone_boxes.end ());
 
   cg::RegionPlanCounts counts, zone_counts;
-  std::vector < cg::Region > regions = cg::plan_regions (boxes, options, width,
-      luma.geometry.height * rows, &counts);
-  *zones = rp.mode == RegionMode::Outside ? cg::plan_regions (zone_boxes, options, width,
-      luma.geometry.height * rows, &zone_counts) : std::vector < cg::Region > ();
+  std::vector < cg::Region > regions = cg::plan_regions (boxes, options, width, height, &counts);
+  *zones = rp.mode == RegionMode::Outside ? cg::plan_regions (zone_boxes, options, width, height,
+      &zone_counts) : std::vector < cg::Region > ();
   if (skipped || counts.empty || counts.outside)
     GST_LOG_OBJECT (self, "%zu regions; left out: %u by type or confidence, %zu empty, "
         "%zu outside the frame", regions.size (), skipped, counts.empty, counts.outside);

@@ -49,11 +49,25 @@ boxes_of (const std::vector < Meta > &metas, const char *type)
   for (const Meta & m : metas) {
     if (type && !g_str_equal (type, m.type))
       continue;
+    /* As the meta stores them: unsigned, so a negative x is a huge one. */
     cg::MarkedBox b;
-    b.x = m.x, b.y = m.y, b.w = m.w, b.h = m.h, b.id = m.id;
+    b.x = (guint) m.x, b.y = (guint) m.y, b.w = (guint) m.w, b.h = (guint) m.h, b.id = m.id;
     boxes.push_back (b);
   }
   return boxes;
+}
+
+/* The regions the element plans for @boxes on frames of @info (region_frame_extent: the
+ * frame as every plane covers it). */
+static std::vector < cg::Region >
+plan (const GstVideoInfo & info, const std::vector < cg::MarkedBox > &boxes,
+    const cg::RegionOptions & o)
+{
+  std::vector < cg::PlaneSpec > specs;
+  fail_unless (gst_cuda_gaussian_plane_specs (&info, &specs));
+  long long width, height;
+  cg::region_frame_extent (specs, &width, &height);
+  return cg::plan_regions (boxes, o, (int) width, (int) height, NULL);
 }
 
 /* A harness around cudagaussian with @props ("name=value ..."). */
@@ -94,10 +108,10 @@ options (double sigma, int padding = 0, cg::RegionShape shape = cg::RegionShape:
   return o;
 }
 
-/* Faces crossing the left and bottom edges, two overlapping, and a plate that roi-types
- * filters out, on a 385x289 frame. */
+/* Faces touching the left edge (crossing it once padded) and crossing the right and bottom
+ * edges, two overlapping, and a plate that roi-types filters out, on a 385x289 frame. */
 static const std::vector < Meta > kMetas = {
-  {"face", -20, 30, 80, 60, 0}, {"face", 150, 100, 70, 50, 0}, {"face", 190, 120, 60, 70, 0},
+  {"face", 0, 30, 60, 60, 0}, {"face", 150, 100, 70, 50, 0}, {"face", 190, 120, 60, 70, 0},
   {"face", 300, 250, 120, 90, 0}, {"license-plate", 20, 200, 90, 30, 0},
 };
 
@@ -110,7 +124,7 @@ GST_START_TEST (test_inside_every_format)
     GstHarness *h = region_harness ("regions=inside roi-types=face sigma=3 roi-padding=4",
         caps_string (format, w, hgt));
     cgt::RegionExpectation e;
-    e.regions = cg::plan_regions (boxes_of (kMetas, "face"), options (3.0, 4), w, hgt, NULL);
+    e.regions = plan (info, boxes_of (kMetas, "face"), options (3.0, 4));
     for (bool padded : {false, true}) {
       GstBuffer *in = padded ? cgt::new_padded_buffer (&info, 29) :
           gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
@@ -149,7 +163,7 @@ GST_START_TEST (test_shapes_feather_strength_and_effects)
       GstHarness *h = region_harness (std::string ("regions=inside ") + c.props,
           caps_string (format, w, hgt));
       cgt::RegionExpectation e;
-      e.regions = cg::plan_regions (boxes_of (kMetas, NULL), c.opts, w, hgt, NULL);
+      e.regions = plan (info, boxes_of (kMetas, NULL), c.opts);
       e.effect.effect = c.effect;
       e.effect.pixel_size = 11;
       e.effect.fill = gst_cuda_gaussian_fill_values (&info, 0x80ff4020);
@@ -178,12 +192,11 @@ GST_START_TEST (test_outside_keeps_regions_and_blurs_zones)
       cgt::RegionExpectation e;
       e.mode = cgt::Mode::Outside;
       e.sigma_x = e.sigma_y = 3.0;
-      e.regions = cg::plan_regions (boxes_of (kMetas, NULL), options (3.0, 0,
-              cg::RegionShape::Rectangle, 4), w, hgt, NULL);
+      e.regions = plan (info, boxes_of (kMetas, NULL), options (3.0, 0,
+              cg::RegionShape::Rectangle, 4));
       std::vector < cg::MarkedBox > zone_boxes;
       fail_unless (cg::parse_privacy_zones (zones, &zone_boxes, NULL));
-      e.zones = cg::plan_regions (zone_boxes, options (3.0, 0, cg::RegionShape::Rectangle, 4),
-          w, hgt, NULL);
+      e.zones = plan (info, zone_boxes, options (3.0, 0, cg::RegionShape::Rectangle, 4));
       e.effect.effect = g_str_equal (effect, "blur") ? cg::RegionEffect::Blur :
           g_str_equal (effect, "fill") ? cg::RegionEffect::Fill : cg::RegionEffect::Pixelate;
       e.effect.fill = gst_cuda_gaussian_fill_values (&info, 0xff000000);
@@ -215,8 +228,8 @@ GST_START_TEST (test_odd_sizes_and_region_counts)
         GstHarness *h = region_harness ("regions=inside sigma=2 roi-shape=ellipse roi-feather=3",
             caps_string (format, wh[0], wh[1]));
         cgt::RegionExpectation e;
-        e.regions = cg::plan_regions (boxes_of (metas, NULL), options (2.0, 0,
-                cg::RegionShape::Ellipse, 3), wh[0], wh[1], NULL);
+        e.regions = plan (info, boxes_of (metas, NULL), options (2.0, 0,
+                cg::RegionShape::Ellipse, 3));
         GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
         fail_unless (cgt::fill_random (in, seed++));
         add_metas (in, metas);
@@ -264,7 +277,7 @@ GST_START_TEST (test_hold_covers_missed_frames)
           hgt));
   const std::vector < Meta > seen = { {"face", 40, 30, 50, 40, 0} };
   cgt::RegionExpectation held;
-  held.regions = cg::plan_regions (boxes_of (seen, NULL), options (3.0), w, hgt, NULL);
+  held.regions = plan (info, boxes_of (seen, NULL), options (3.0));
   cgt::RegionExpectation none;
   for (int frame = 0; frame < 5; ++frame) {
     GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
@@ -297,11 +310,9 @@ GST_START_TEST (test_absurd_regions_are_clipped_or_ignored)
   add_metas (in, metas);
   cgt::RegionExpectation e;
   std::vector < cg::MarkedBox > boxes = boxes_of (metas, NULL);
-  for (cg::MarkedBox & b : boxes)       /* as the meta stores them */
-    b.x = (guint) b.x, b.y = (guint) b.y, b.w = (guint) b.w, b.h = (guint) b.h;
   cg::RegionOptions o = options (2.0, 3);
   o.max_regions = 1024;
-  e.regions = cg::plan_regions (boxes, o, w, hgt, NULL);
+  e.regions = plan (info, boxes, o);
   fail_unless_equals_int ((int) e.regions.size (), 1024);
   push_and_check (h, info, in, e, "10,004 metas");
   gst_buffer_unref (in);
@@ -355,8 +366,8 @@ GST_START_TEST (test_cuda_memory)
       cgt::RegionExpectation e;
       e.mode = g_str_equal (mode, "inside") ? cgt::Mode::Inside : cgt::Mode::Outside;
       e.sigma_x = e.sigma_y = 3.0;
-      e.regions = cg::plan_regions (boxes_of (kMetas, NULL), options (3.0, 0,
-              cg::RegionShape::Ellipse, 6), w, hgt, NULL);
+      e.regions = plan (info, boxes_of (kMetas, NULL), options (3.0, 0,
+              cg::RegionShape::Ellipse, 6));
       std::vector < GstBuffer * >inputs;
       for (int i = 0; i < 3; ++i) {
         GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
