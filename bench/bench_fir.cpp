@@ -99,8 +99,9 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
       if (!time_op(stream.get(), kFrames, kWarmup, kIterations, copy, &copy_us)) return 1;
       for (int t = 0; t < 4; ++t) {
         SeparableFir fir;
-        fir.force_tile_rows(tile_choices[t]);
-        BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate));
+        SeparableFir::Schedule schedule;
+        schedule.tile_rows = tile_choices[t];
+        BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate, schedule));
         auto blur = [&](int f) {
           return fir.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get());
         };

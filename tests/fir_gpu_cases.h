@@ -165,9 +165,10 @@ inline void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
   PlaneBlur& fir = preplanned ? static_cast<PlaneBlur&>(*preplanned)
                               : c.per_pixel < 0 ? static_cast<PlaneBlur&>(own) : per_pixel;
   if (!preplanned) {
-    own.force_tile_rows(c.tile_rows);
+    SeparableFir::Schedule schedule;
+    schedule.tile_rows = c.tile_rows;
     const Status st = c.per_pixel < 0
-                          ? own.plan(c.g, c.taps_x(), c.taps_y(), c.border)
+                          ? own.plan(c.g, c.taps_x(), c.taps_y(), c.border, schedule)
                           : per_pixel.plan(c.g, c.sigma_x, fir_radius(c.sigma_x, 4.0), c.sigma_y,
                                            fir_radius(c.sigma_y, 4.0), c.border, TapSource(c.per_pixel));
     if (!st.ok()) {

@@ -93,9 +93,9 @@ CG_TEST(refuses_invalid_arguments) {
   DeviceBuffer a, b;
   CHECK(a.reserve(g.row_bytes() * g.height).ok() && b.reserve(g.row_bytes() * g.height).ok());
   CHECK(!fir.run(a.get(), g.row_bytes(), b.get(), g.row_bytes(), nullptr).ok());  // not planned
-  fir.force_tile_rows(12);
-  CHECK(!fir.plan(g, t, t, Border::Replicate).ok());
-  fir.force_tile_rows(0);
+  SeparableFir::Schedule twelve_rows;
+  twelve_rows.tile_rows = 12;
+  CHECK(!fir.plan(g, t, t, Border::Replicate, twelve_rows).ok());
   CHECK(fir.plan(g, t, t, Border::Replicate).ok());
   CHECK(!fir.run(nullptr, g.row_bytes(), b.get(), g.row_bytes(), nullptr).ok());
   CHECK(!fir.run(a.get(), g.row_bytes(), nullptr, g.row_bytes(), nullptr).ok());
