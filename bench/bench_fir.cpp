@@ -99,8 +99,9 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
       if (!time_op(stream.get(), kFrames, kWarmup, kIterations, copy, &copy_us)) return 1;
       for (int t = 0; t < 4; ++t) {
         SeparableFir fir;
-        fir.force_tile_rows(tile_choices[t]);
-        BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate));
+        SeparableFir::Schedule schedule;
+        schedule.tile_rows = tile_choices[t];
+        BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate, schedule));
         auto blur = [&](int f) {
           return fir.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get());
         };
@@ -161,25 +162,9 @@ int main(int argc, char** argv) {
   }
   CudaStream stream;
   BENCH_CHECK(stream.create());
-  std::vector<cudaEvent_t> start(kIterations), stop(kIterations);
-  for (int i = 0; i < kIterations; ++i) {
-    BENCH_CUDA(cudaEventCreate(&start[i]));
-    BENCH_CUDA(cudaEventCreate(&stop[i]));
-  }
-
   // Times kIterations calls of op(frame) with rotating frames; the median in microseconds.
   auto time_op = [&](auto&& op, double* us) -> Status {
-    for (int i = 0; i < kWarmup; ++i) CG_TRY(op(i % kFrames));
-    std::vector<float> ms(kIterations);
-    for (int i = 0; i < kIterations; ++i) {
-      CG_CUDA_TRY(cudaEventRecord(start[i], stream.get()));
-      CG_TRY(op(i % kFrames));
-      CG_CUDA_TRY(cudaEventRecord(stop[i], stream.get()));
-    }
-    CG_TRY(stream.synchronize());
-    for (int i = 0; i < kIterations; ++i) CG_CUDA_TRY(cudaEventElapsedTime(&ms[i], start[i], stop[i]));
-    *us = median(ms) * 1000.0;
-    return Status::success();
+    return median_event_us(stream.get(), kFrames, kWarmup, kIterations, op, us);
   };
   auto copy = [&](int f) {
     return copy_2d_async(dst[f].get(), dst[f].pitch(), src[f].get(), src[f].pitch(), row_bytes,
@@ -270,9 +255,5 @@ int main(int argc, char** argv) {
     std::fclose(f);
   }
 
-  for (int i = 0; i < kIterations; ++i) {
-    cudaEventDestroy(start[i]);
-    cudaEventDestroy(stop[i]);
-  }
   return 0;
 }

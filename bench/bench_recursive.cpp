@@ -239,13 +239,14 @@ bool box_start_table(Csv& csv, const char* device, int runs) {
       for (double sigma : sigmas) {
         const std::vector<int> w = box_widths(sigma, passes);
         BoxBlur box;
-        box.force_kernels(v.start >= 0 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
-        box.force_column_strip(v.strip);
-        REPORT_FAIL(box.plan(frames.g, w, w, Border::Replicate), "box plan");
+        BoxBlur::Schedule schedule;
+        schedule.kernels = v.start >= 0 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles;
+        schedule.column_strip = v.strip;
         if (v.start >= 0) {
-          box.force_window_start(static_cast<BoxBlur::WindowStart>(v.start));
-          box.force_run(v.run);
+          schedule.window_start = static_cast<BoxBlur::WindowStart>(v.start);
+          schedule.run = v.run;
         }
+        REPORT_FAIL(box.plan(frames.g, w, w, Border::Replicate, schedule), "box plan");
         double us = -1;
         if (!frames.time(box, runs, &us)) return false;
         std::printf(" %.1f |", us);

@@ -102,11 +102,6 @@ int main(int argc, char** argv) {
 
   CudaStream stream;
   BENCH_CHECK(stream.create());
-  std::vector<cudaEvent_t> start(iterations), stop(iterations);
-  for (int i = 0; i < iterations; ++i) {
-    BENCH_CUDA(cudaEventCreate(&start[i]));
-    BENCH_CUDA(cudaEventCreate(&stop[i]));
-  }
 
   std::vector<Row> rows;
   std::vector<BlurRow> blur_rows;
@@ -160,16 +155,8 @@ int main(int argc, char** argv) {
       return copy_2d_async(h_out, n, d_out.get(), d_out.pitch(), n, n, stream.get());
     };
     auto time_op = [&](auto&& op, double* ms_out) -> Status {
-      for (int i = 0; i < kWarmup; ++i) CG_TRY(op());
-      for (int i = 0; i < iterations; ++i) {
-        CG_CUDA_TRY(cudaEventRecord(start[i], stream.get()));
-        CG_TRY(op());
-        CG_CUDA_TRY(cudaEventRecord(stop[i], stream.get()));
-      }
-      CG_TRY(stream.synchronize());
-      std::vector<float> ms(iterations);
-      for (int i = 0; i < iterations; ++i)
-        CG_CUDA_TRY(cudaEventElapsedTime(&ms[i], start[i], stop[i]));
+      std::vector<float> ms;
+      CG_TRY(event_times_ms(stream.get(), kWarmup, iterations, [&](int) { return op(); }, &ms));
       *ms_out = median(ms);
       return Status::success();
     };
@@ -257,10 +244,6 @@ int main(int argc, char** argv) {
     for (const BlurRow& b : blur_rows)
       std::fprintf(f, "\"%s\",%d,%.4f,%d,%.5f,%.5f\n", prop.name, b.n, b.cpu_ms, b.cpu_runs, b.direct_ms, b.fir_ms);
     std::fclose(f);
-  }
-  for (int i = 0; i < iterations; ++i) {
-    cudaEventDestroy(start[i]);
-    cudaEventDestroy(stop[i]);
   }
   return 0;
 }

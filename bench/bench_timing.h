@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Helpers shared by the kernel benchmarks: options, the device check, CUDA-event timing (warm-up
-// first, the median reported) and CSV output.
+// Helpers shared by the benchmarks: options, the device check, CUDA-event timing (warm-up first,
+// the median reported), statistics and CSV output.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -37,32 +38,89 @@
     return cudagaussian::Status::success();                                                  \
   })())
 
+// The median of @v (NaN when empty).
 template <typename T>
 double median(std::vector<T> v) {
+  if (v.empty()) return std::nan("");
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-// Median microseconds of op(frame) over `runs` runs on rotating frames, after `warmup` runs,
-// timed with events on `stream`. op returns a cudagaussian::Status.
+// The 95th percentile of @v, the smallest sample at or above 95 % of them (NaN when empty).
+template <typename T>
+double p95(std::vector<T> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const size_t idx = static_cast<size_t>(std::ceil(0.95 * v.size()));
+  return v[std::min(v.size() - 1, idx > 0 ? idx - 1 : 0)];
+}
+
+// CUDA events, destroyed with the object.
+class CudaEvents {
+ public:
+  CudaEvents() = default;
+  CudaEvents(const CudaEvents&) = delete;
+  CudaEvents& operator=(const CudaEvents&) = delete;
+  ~CudaEvents() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  cudagaussian::Status create(int n) {
+    for (int i = 0; i < n; ++i) {
+      cudaEvent_t e = nullptr;
+      CG_CUDA_TRY(cudaEventCreate(&e));
+      events_.push_back(e);
+    }
+    return cudagaussian::Status::success();
+  }
+  cudaEvent_t operator[](size_t i) const { return events_[i]; }
+
+ private:
+  std::vector<cudaEvent_t> events_;
+};
+
+// Milliseconds between two events recorded earlier (waits for @stop).
+inline cudagaussian::Status event_elapsed_ms(cudaEvent_t start, cudaEvent_t stop, double* ms) {
+  CG_CUDA_TRY(cudaEventSynchronize(stop));
+  float elapsed = 0.0f;
+  CG_CUDA_TRY(cudaEventElapsedTime(&elapsed, start, stop));
+  *ms = elapsed;
+  return cudagaussian::Status::success();
+}
+
+// The benchmarks' timing: @warmup untimed calls op(i), then @runs calls op(i) (i from 0), each
+// between its own pair of CUDA events on @stream; @ms gets each run's milliseconds. op returns a
+// cudagaussian::Status.
+template <typename Op>
+cudagaussian::Status event_times_ms(cudaStream_t stream, int warmup, int runs, Op op, std::vector<float>* ms) {
+  CudaEvents ev;
+  CG_TRY(ev.create(2 * runs));
+  for (int i = 0; i < warmup; ++i) CG_TRY(op(i));
+  for (int i = 0; i < runs; ++i) {
+    CG_CUDA_TRY(cudaEventRecord(ev[2 * i], stream));
+    CG_TRY(op(i));
+    CG_CUDA_TRY(cudaEventRecord(ev[2 * i + 1], stream));
+  }
+  CG_CUDA_TRY(cudaStreamSynchronize(stream));
+  ms->assign(runs, 0.0f);
+  for (int i = 0; i < runs; ++i) CG_CUDA_TRY(cudaEventElapsedTime(&(*ms)[i], ev[2 * i], ev[2 * i + 1]));
+  return cudagaussian::Status::success();
+}
+
+// Median microseconds of op(frame) over @runs runs on @frames rotating frames, after @warmup runs.
+template <typename Op>
+cudagaussian::Status median_event_us(cudaStream_t stream, int frames, int warmup, int runs, Op op, double* us) {
+  std::vector<float> ms;
+  CG_TRY(event_times_ms(stream, warmup, runs, [&](int i) { return op(i % frames); }, &ms));
+  *us = median(ms) * 1000.0;
+  return cudagaussian::Status::success();
+}
+
+// median_event_us that prints a failure and returns false.
 template <typename Op>
 bool time_op(cudaStream_t stream, int frames, int warmup, int runs, Op op, double* us) {
-  for (int i = 0; i < warmup; ++i) REPORT_FAIL(op(i % frames), "warm-up");
-  std::vector<cudaEvent_t> ev(2 * runs);
-  bool ok = true;
-  for (cudaEvent_t& e : ev) ok = cudaEventCreate(&e) == cudaSuccess && ok;
-  for (int i = 0; ok && i < runs; ++i) {
-    ok = cudaEventRecord(ev[2 * i], stream) == cudaSuccess;
-    const cudagaussian::Status st = op(i % frames);
-    if (!st.ok()) std::fprintf(stderr, "run: %s\n", st.message.c_str());
-    ok = ok && st.ok() && cudaEventRecord(ev[2 * i + 1], stream) == cudaSuccess;
-  }
-  ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
-  std::vector<float> ms(runs);
-  for (int i = 0; ok && i < runs; ++i) ok = cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]) == cudaSuccess;
-  for (cudaEvent_t& e : ev) cudaEventDestroy(e);
-  if (ok) *us = median(ms) * 1000.0;
-  return ok;
+  const cudagaussian::Status st = median_event_us(stream, frames, warmup, runs, op, us);
+  if (!st.ok()) std::fprintf(stderr, "timing: %s\n", st.message.c_str());
+  return st.ok();
 }
 
 struct Csv {

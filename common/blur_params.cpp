@@ -12,20 +12,6 @@ const char* border_name(Border border) {
   return "unknown";
 }
 
-const char* algorithm_name(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::Auto: return "auto";
-    case Algorithm::Fir: return "fir";
-    case Algorithm::YoungVanVliet: return "young-van-vliet";
-    case Algorithm::YoungVanVliet1995: return "young-van-vliet-1995";
-    case Algorithm::Deriche: return "deriche";
-    case Algorithm::Box: return "box";
-    case Algorithm::Direct: return "direct";
-    case Algorithm::EdgeAware: return "edge-aware";
-  }
-  return "unknown";
-}
-
 const char* edge_filter_name(EdgeFilter filter) {
   switch (filter) {
     case EdgeFilter::Gaussian: return "gaussian";

@@ -29,7 +29,6 @@ enum class EdgeFilter : int { Gaussian = 0, Rf = 1 };
 enum class BoxMethod : int { RunningSum = 0, Integral = 1 };
 
 const char* border_name(Border border);
-const char* algorithm_name(Algorithm algorithm);
 const char* edge_filter_name(EdgeFilter filter);
 
 }  // namespace cudagaussian

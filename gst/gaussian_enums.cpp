@@ -6,36 +6,18 @@
 
 namespace cg = cudagaussian;
 
+/* One value per row of the algorithm table (kernels/blur_algorithms.h), in its order. */
 GType
 gst_cuda_gaussian_algorithm_get_type (void)
 {
   static GType type = 0;
-  static const GEnumValue values[] = {
-    {(gint) cg::Algorithm::Auto, "Pick the fastest exact algorithm", "auto"},
-    {(gint) cg::Algorithm::Fir,
-        "Separable FIR: sampled Gaussian taps out to truncate x sigma", "fir"},
-    {(gint) cg::Algorithm::YoungVanVliet,
-        "Recursive, Young-van Vliet 3rd order (2002 coefficients): cost independent of sigma",
-        "young-van-vliet"},
-    {(gint) cg::Algorithm::YoungVanVliet1995,
-        "Recursive, Young-van Vliet 3rd order with the 1995 coefficients (sigma >= 0.5)",
-        "young-van-vliet-1995"},
-    {(gint) cg::Algorithm::Deriche,
-        "Recursive, Deriche 4th order: cost independent of sigma, closest to a Gaussian",
-        "deriche"},
-    {(gint) cg::Algorithm::Box,
-        "Iterated box filter (box-passes passes, widths matching sigma): cost independent "
-          "of sigma, approximate", "box"},
-    {(gint) cg::Algorithm::Direct,
-        "Direct 2D convolution with the FIR taps (a baseline; radius at most 16)",
-        "direct"},
-    {(gint) cg::Algorithm::EdgeAware,
-        "Edge-aware: recursive blur in the domain-transformed space (sigma-r, iterations, "
-          "edge-filter); keeps edges sharp", "edge-aware"},
-    {0, NULL, NULL},
-  };
 
   if (g_once_init_enter (&type)) {
+    const std::vector < cg::BlurAlgorithm > &rows = cg::blur_algorithms ();
+    /* Registered types keep their values for the life of the process. */
+    GEnumValue *values = g_new0 (GEnumValue, rows.size () + 1);
+    for (size_t i = 0; i < rows.size (); i++)
+      values[i] = {(gint) rows[i].id, rows[i].description, rows[i].nick};
     GType t = g_enum_register_static ("GstCudaGaussianAlgorithm", values);
     g_once_init_leave (&type, t);
   }

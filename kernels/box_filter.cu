@@ -339,8 +339,9 @@ Status run_stages(const PlaneGeometry& g, const std::vector<Stage>& stages, cons
 }  // namespace
 
 Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
-                     const std::vector<int>& widths_y, Border border) {
+                     const std::vector<int>& widths_y, Border border, const Schedule& schedule) {
   release();
+  schedule_ = schedule;
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   // Plain loops, one per direction: the two width lists may be the same vector.
   radii_x_.clear();
@@ -359,7 +360,7 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
   for (int axis = 0; axis < 2; ++axis) {
     const std::vector<int>& radii = axis == 0 ? radii_x_ : radii_y_;
     const int max_radius = radii.empty() ? 0 : *std::max_element(radii.begin(), radii.end());
-    tile_fits_[axis] = box_tile_shape(g, axis == 1, max_radius, static_cast<size_t>(optin), forced_strip_,
+    tile_fits_[axis] = box_tile_shape(g, axis == 1, max_radius, static_cast<size_t>(optin), schedule_.column_strip,
                                       tiles_[axis]);
     if (tile_fits_[axis]) tile_bytes = std::max(tile_bytes, tiles_[axis].shared_bytes);
   }
@@ -374,7 +375,7 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
     const std::vector<int>& radii = axis == 0 ? radii_x_ : radii_y_;
     if (radii.empty()) continue;
     const bool tiled = tile_fits_[axis] && radii.size() <= kMaxBoxTilePasses &&
-                       forced_kernels_ != Kernels::Lines && (forced_kernels_ == Kernels::Tiles || radii.size() >= 2);
+                       schedule_.kernels != Kernels::Lines && (schedule_.kernels == Kernels::Tiles || radii.size() >= 2);
     if (tiled) {
       Stage st{axis, true, {}};
       st.passes.count = static_cast<int>(radii.size());
@@ -418,9 +419,9 @@ Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pit
   auto* prefix = static_cast<double*>(prefix_.get());
   if (g.bytes_per_sample == 1)
     return run_stages<uint8_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                               forced_start_, forced_run_, chained_, stream);
+                               schedule_.window_start, schedule_.run, chained_, stream);
   return run_stages<uint16_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                              forced_start_, forced_run_, chained_, stream);
+                              schedule_.window_start, schedule_.run, chained_, stream);
 }
 
 void BoxBlur::release() {

@@ -23,29 +23,32 @@ class BoxBlur : public PlaneBlur {
   // outputs (box_filter.cu).
   static constexpr int kSegment = 64;
 
-  // How a thread finds its first window's sum: Auto sums windows of up to 255 samples directly
-  // and takes wider ones from prefix sums (the measured crossover: bench_recursive).
+  // How a thread of the line kernels finds its first window's sum: Auto sums windows of up to
+  // 255 samples directly and takes wider ones from prefix sums (the measured crossover:
+  // bench_recursive).
   enum class WindowStart { Auto, Direct, Prefix };
-  // Benchmarks and tests only: one way for every window. Takes effect at the next run().
-  void force_window_start(WindowStart start) { forced_start_ = start; }
-  // Benchmarks and tests only: outputs per thread (a multiple of kSegment); 0 = the measured
-  // choice.
-  void force_run(int outputs) { forced_run_ = outputs; }
-  // Benchmarks and tests only: Lines runs every pass with the running-sum line kernels, Tiles
-  // every axis whose tile fits with the tile kernel (Auto: only axes of two or more passes, where
-  // it measured faster). Takes effect at the next plan().
+  // Lines runs every pass with the running-sum line kernels, Tiles every axis whose tile fits
+  // with the tile kernel (Auto: only axes of two or more passes, where it measured faster).
   enum class Kernels { Auto, Lines, Tiles };
-  void force_kernels(Kernels kernels) { forced_kernels_ = kernels; }
-  // Benchmarks and tests only: columns per shared-memory tile (0 = the planned choice). Takes
-  // effect at the next plan().
-  void force_column_strip(int columns) { forced_strip_ = columns; }
+  // How the passes are laid on kernels and threads, given to plan(). Auto and 0 leave each
+  // choice to BoxBlur (the measured one); benchmarks and tests pin them.
+  struct Schedule {
+    Kernels kernels = Kernels::Auto;
+    int column_strip = 0;  // columns per shared-memory tile (0 = the planned choice)
+    WindowStart window_start = WindowStart::Auto;
+    int run = 0;  // line kernels: outputs per thread, a multiple of kSegment (0 = the measured choice)
+  };
   // Whether plan() found that the rows / the columns of this plane fit the tile kernel.
   bool rows_tiled() const { return tile_fits_[0]; }
   bool columns_tiled() const { return tile_fits_[1]; }
 
   // Widths are odd, one per pass, per direction.
   Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
-              const std::vector<int>& widths_y, Border border);
+              const std::vector<int>& widths_y, Border border, const Schedule& schedule);
+  Status plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
+              const std::vector<int>& widths_y, Border border) {
+    return plan(geometry, widths_x, widths_y, border, Schedule());
+  }
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
              cudaStream_t stream) const override;
   void release();
@@ -65,12 +68,11 @@ class BoxBlur : public PlaneBlur {
   DeviceBuffer prefix_;        // line kernels' wide windows: prefix sums at segment boundaries (double)
   BoxTileShape tiles_[2];      // rows, columns: the tile kernel's shapes (box_tile.h)
   bool tile_fits_[2] = {false, false};
-  Kernels forced_kernels_ = Kernels::Auto;
-  int forced_strip_ = 0;
-  WindowStart forced_start_ = WindowStart::Auto;
+  Schedule schedule_;
   bool chained_ = false;  // passes launched chained (chained_launch.cuh), found once at plan()
-  int forced_run_ = 0;
   bool planned_ = false;
 };
+
+using BoxSchedule = BoxBlur::Schedule;
 
 }  // namespace cudagaussian

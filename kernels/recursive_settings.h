@@ -12,5 +12,10 @@ struct RecursiveSettings : LineSchedule {
   RecursiveFilter filter = RecursiveFilter::YoungVanVliet2002;
   StartUp start = StartUp::Exact;
 };
+inline bool operator==(const RecursiveSettings& a, const RecursiveSettings& b) {
+  return static_cast<const LineSchedule&>(a) == static_cast<const LineSchedule&>(b) && a.filter == b.filter &&
+         a.start == b.start;
+}
+inline bool operator!=(const RecursiveSettings& a, const RecursiveSettings& b) { return !(a == b); }
 
 }  // namespace cudagaussian

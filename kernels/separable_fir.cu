@@ -428,7 +428,7 @@ int alignment_of(const void* p, size_t pitch) {
 }  // namespace
 
 Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
-                          const std::vector<double>& taps_y, Border border) {
+                          const std::vector<double>& taps_y, Border border, const Schedule& schedule) {
   release();
   if (!geometry.valid())
     return Status::invalid("invalid plane geometry: " + std::to_string(geometry.width) + "x" +
@@ -452,11 +452,9 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   int device = 0, optin = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (forced_tile_rows_ != 0 && forced_tile_rows_ != 32 && forced_tile_rows_ != 16 &&
-      forced_tile_rows_ != 8)
-    return Status::invalid("fused tiles have 32, 16 or 8 rows, not " +
-                           std::to_string(forced_tile_rows_));
-  const int tile_rows = forced_tile_rows_ ? forced_tile_rows_ : kChosenTileRows;
+  if (schedule.tile_rows != 0 && schedule.tile_rows != 32 && schedule.tile_rows != 16 && schedule.tile_rows != 8)
+    return Status::invalid("fused tiles have 32, 16 or 8 rows, not " + std::to_string(schedule.tile_rows));
+  const int tile_rows = schedule.tile_rows ? schedule.tile_rows : kChosenTileRows;
   fused_ = rx <= kMaxFusedRadius && ry <= kMaxFusedRadius &&
            fused_smem_bytes(rx, c, tile_rows) <= static_cast<size_t>(optin);
   if (fused_) {

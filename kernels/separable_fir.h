@@ -24,11 +24,21 @@ class SeparableFir : public PlaneBlur {
   // The horizontal pass keeps a row segment plus 2R halo pixels in shared memory.
   static constexpr int kMaxRadius = 1536;
 
+  // How the kernels are laid out, given to plan(); 0 leaves each choice to SeparableFir (the
+  // measured one). Benchmarks and tests pin them.
+  struct Schedule {
+    int tile_rows = 0;  // fused tiles of 32, 16 or 8 rows (0 = the measured choice, 8)
+  };
+
   // Validates, uploads the taps (as float) and allocates the intermediate. Taps are odd-length
   // and centred; a single tap {1} in a direction leaves that direction unfiltered.
   // Call with the CUDA context current; not per frame.
   Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
-              const std::vector<double>& taps_y, Border border);
+              const std::vector<double>& taps_y, Border border, const Schedule& schedule);
+  Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+              const std::vector<double>& taps_y, Border border) {
+    return plan(geometry, taps_x, taps_y, border, Schedule());
+  }
 
   // Filters src into dst (device pointers, pitches in bytes; must not overlap). Enqueues on
   // `stream` and returns without synchronising.
@@ -36,10 +46,6 @@ class SeparableFir : public PlaneBlur {
              cudaStream_t stream) const override;
   // Fused: frames with equal pitches share one launch (grid z), kMaxBatchFrames at a time.
   Status run_batch(const PlanePair* frames, int count, cudaStream_t stream) const override;
-
-  // Benchmarks and tests only: fused tiles of this many rows (32, 16 or 8) instead of the
-  // measured choice (8); 0 restores the choice. Takes effect at the next plan().
-  void force_tile_rows(int rows) { forced_tile_rows_ = rows; }
 
   void release();
   const PlaneGeometry& geometry() const { return geometry_; }
@@ -54,11 +60,12 @@ class SeparableFir : public PlaneBlur {
   bool fused_ = false;         // one kernel, no intermediate
   size_t smem_bytes_ = 0;      // dynamic shared memory of the horizontal (or fused) kernel
   int rows_per_block_ = 0;     // rows per block: the fused tile's, or staged by the two-pass row kernel
-  int forced_tile_rows_ = 0;
   int taps_y_offset_ = 0;      // floats from the start of taps_ to the vertical taps
   DeviceBuffer taps_;          // zero-padded taps_x, then zero-padded taps_y, float
   DeviceBuffer intermediate_;  // two-pass only: width * channels floats per row
   bool planned_ = false;
 };
+
+using FirSchedule = SeparableFir::Schedule;
 
 }  // namespace cudagaussian

@@ -41,7 +41,7 @@ Status run_boxes(const PlaneGeometry& geometry, const std::vector<int>& radii_x,
 }  // namespace
 
 Status BoxBlur::plan(const PlaneGeometry& geometry, const std::vector<int>& widths_x,
-                     const std::vector<int>& widths_y, Border border) {
+                     const std::vector<int>& widths_y, Border border, const Schedule&) {
   release();
   if (!geometry.valid()) return Status::invalid("invalid plane geometry");
   CG_TRY(check_widths(widths_x, widths_y));

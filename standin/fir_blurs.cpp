@@ -16,7 +16,7 @@ namespace cudagaussian {
 // ---- SeparableFir
 
 Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
-                          const std::vector<double>& taps_y, Border border) {
+                          const std::vector<double>& taps_y, Border border, const Schedule&) {
   release();
   if (!geometry.valid()) return Status::invalid("invalid plane geometry");
   if (taps_x.size() % 2 == 0 || taps_y.size() % 2 == 0)

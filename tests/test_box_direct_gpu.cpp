@@ -89,9 +89,10 @@ CG_TEST(box_matches_reference) {
       const std::vector<int> w = box_widths(c.sigma, c.passes);
       BoxBlur running;
       IntegralBoxBlur exact;
-      running.force_kernels(method == 1 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
+      BoxBlur::Schedule schedule;
+      schedule.kernels = method == 1 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles;
       const PlaneBlur& box = integral ? static_cast<const PlaneBlur&>(exact) : running;
-      const Status st = integral ? exact.plan(c.g, w, w, c.border) : running.plan(c.g, w, w, c.border);
+      const Status st = integral ? exact.plan(c.g, w, w, c.border) : running.plan(c.g, w, w, c.border, schedule);
       if (integral && c.integral_overflows) {
         // Sums that would overflow 64 bits: refused with a message, never wrapped.
         CHECK(!st.ok() && st.message.find("overflow") != std::string::npos);
@@ -121,9 +122,10 @@ CG_TEST(box_tile_shapes) {
     const PlaneGeometry g = geometry(385, 289, 3);
     const std::vector<int> w = box_widths(7, 3);
     BoxBlur box;
-    box.force_kernels(BoxBlur::Kernels::Tiles);
-    box.force_column_strip(strip);
-    CHECK(box.plan(g, w, w, Border::Mirror).ok());
+    BoxBlur::Schedule schedule;
+    schedule.kernels = BoxBlur::Kernels::Tiles;
+    schedule.column_strip = strip;
+    CHECK(box.plan(g, w, w, Border::Mirror, schedule).ok());
     CHECK(box.columns_tiled());
     const double worst = check_plane(g, box, [&](const PlaneValues& in) {
       return reference_box(g, in, w, w, Border::Mirror);
@@ -154,8 +156,9 @@ CG_TEST(box_tile_shapes) {
   };
   for (const Case& c : cases) {
     BoxBlur box;
-    box.force_kernels(BoxBlur::Kernels::Tiles);
-    CHECK(box.plan(c.g, c.wx, c.wy, c.border).ok());
+    BoxBlur::Schedule schedule;
+    schedule.kernels = BoxBlur::Kernels::Tiles;
+    CHECK(box.plan(c.g, c.wx, c.wy, c.border, schedule).ok());
     CHECK(box.rows_tiled() == c.rows_tiled);
     const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
       return reference_box(c.g, in, c.wx, c.wy, c.border);
@@ -203,10 +206,11 @@ CG_TEST(box_wide_windows) {
     for (int start = 0; start < 4; ++start) {
       const std::vector<int> w = box_widths(c.sigma, c.passes);
       BoxBlur box;
-      box.force_kernels(start < 3 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles);
-      CHECK(box.plan(c.g, w, w, c.border).ok());
-      if (start < 3) box.force_window_start(static_cast<BoxBlur::WindowStart>(start));
-      box.force_run(start == 1 ? 128 : 0);  // and a run length the width would not pick
+      BoxBlur::Schedule schedule;
+      schedule.kernels = start < 3 ? BoxBlur::Kernels::Lines : BoxBlur::Kernels::Tiles;
+      if (start < 3) schedule.window_start = static_cast<BoxBlur::WindowStart>(start);
+      schedule.run = start == 1 ? 128 : 0;  // and a run length the width would not pick
+      CHECK(box.plan(c.g, w, w, c.border, schedule).ok());
       const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
         return reference_box(c.g, in, w, w, c.border);
       }, seed++);
@@ -236,8 +240,9 @@ CG_TEST(box_one_pass_aligned_rgba) {
       for (int run : {0, 64, 256}) {
         const std::vector<int> w = box_widths(c.sigma, 1);
         BoxBlur box;
-        CHECK(box.plan(c.g, w, w, c.border).ok());
-        box.force_run(run);
+        BoxBlur::Schedule schedule;
+        schedule.run = run;
+        CHECK(box.plan(c.g, w, w, c.border, schedule).ok());
         const double worst = check_plane(c.g, box, [&](const PlaneValues& in) {
           return reference_box(c.g, in, w, w, c.border);
         }, seed++, pad);

@@ -33,6 +33,7 @@ if want sanitizers; then
     echo "$1 $2 (${3:-all cases}): rc=$? $(grep -E 'SUMMARY' "$OUT/$1-$2.log")"
   }
   sanitize memcheck test_fir_gpu ""
+  sanitize memcheck test_fir_plans_gpu ""
   sanitize initcheck test_fir_gpu per_pixel
   sanitize racecheck test_fir_gpu channels
   sanitize memcheck test_recursive_gpu constant

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// bench_pipeline: the frames pushed (pinned, pageable, CUDA memory) and one run of
+// appsrc ! stages ! fakesink, timed per frame.
+#pragma once
+
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pipeline_results.h"
+
+namespace pipeline_bench {
+
+// K frames to push: each push wraps the same memory in a new buffer (no copy).
+struct FrameSet {
+  std::vector<GstBuffer*> buffers;
+  std::vector<void*> pinned;  // pinned host frames (sysmem-pinned sets)
+  GstBufferPool* pool = nullptr;
+
+  FrameSet() = default;
+  FrameSet(const FrameSet&) = delete;
+  FrameSet& operator=(const FrameSet&) = delete;
+  ~FrameSet() { release(); }
+  bool empty() const { return buffers.empty(); }
+  size_t buffer_size() const { return buffers.empty() ? 0 : gst_buffer_get_size(buffers[0]); }
+  void release() {
+    for (GstBuffer* b : buffers) gst_buffer_unref(b);
+    buffers.clear();
+    for (void* p : pinned) cudaFreeHost(p);
+    pinned.clear();
+    if (pool) {
+      gst_buffer_pool_set_active(pool, FALSE);
+      gst_object_unref(pool);
+      pool = nullptr;
+    }
+  }
+};
+
+// Pinned frames allocated with the CUDA runtime (primary context; portable, so usable from the
+// element's own GstCudaContext) and wrapped as GstMemory.
+cg::Status make_pinned_frames(const GstVideoInfo& info, uint64_t seed, FrameSet* set);
+cg::Status make_pageable_frames(const GstVideoInfo& info, uint64_t seed, FrameSet* set);
+// GPU-resident frames: buffers of a GstCudaBufferPool in @ctx, written once through a host
+// mapping (unmapping uploads them).
+cg::Status make_cuda_frames(GstCudaContext* ctx, GstCaps* cuda_caps, const GstVideoInfo& info,
+                            uint64_t seed, FrameSet* set);
+
+struct Stage {
+  std::string factory;
+  std::function<void(GstElement*)> setup;
+};
+
+Stage blur_stage(double sigma, int frames_in_flight);
+Stage caps_stage(const char* caps_string);
+
+struct RunOptions {
+  int n = 0;        // frames pushed, warm-up included
+  int warmup = kWarmup;
+  GstCudaContext* share = nullptr;  // given to the pipeline (all CUDA elements use it)
+  double timeout_s = kPipelineTimeoutS;
+};
+
+// Runs appsrc ! stages ! fakesink once over @frames; fills fps/latency/status of @m.
+void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage>& stages,
+                  const RunOptions& opt, Measurement* m);
+
+}  // namespace pipeline_bench
