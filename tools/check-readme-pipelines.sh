@@ -11,8 +11,8 @@
 #     have one: each line ends by itself;
 #   - autovideosink becomes fakesink (no display here), and playbin, whose video sink would be
 #     autovideosink, gets video-sink=fakesink;
-#   - input.mp4 and file:///path/to/video.mp4 become a 2-second MJPEG-in-MP4 clip made here
-#     (jpegenc, mp4mux: no H.264 decoder needed), blurred.mp4 a file in a temporary folder.
+#   - input.mp4 and file:///path/to/video.mp4 become a 2-second MJPEG clip (Matroska) made here
+#     (jpegenc, matroskamux: no H.264 decoder needed), blurred.mp4 a file in a temporary folder.
 # A line that reads /dev/video0 is skipped where there is none. Each line runs under `timeout`
 # (CG_PIPELINE_TIMEOUT seconds, default 120).
 set -uo pipefail
@@ -30,9 +30,9 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-clip="$work/input.mp4"
+clip="$work/input.mkv"
 if ! gst-launch-1.0 -q videotestsrc num-buffers=60 ! video/x-raw,width=640,height=360,framerate=30/1 \
-    ! jpegenc ! mp4mux ! filesink location="$clip" >"$work/clip.log" 2>&1; then
+    ! jpegenc ! matroskamux ! filesink location="$clip" >"$work/clip.log" 2>&1; then
   echo "pipelines: could not make the input clip:" >&2
   cat "$work/clip.log" >&2
   exit 1
@@ -94,7 +94,7 @@ while IFS=$'\t' read -r where cmd; do
   if [[ "$run" == *input.mp4* || "$run" == *file:///path/to/video.mp4* ]]; then
     run="${run//file:\/\/\/path\/to\/video.mp4/file://$clip}"
     run="${run//location=input.mp4/location=$clip}"
-    notes+=("input: a 60-frame MJPEG MP4 clip")
+    notes+=("input: a 60-frame MJPEG clip in Matroska")
   fi
   if [[ "$run" == *location=blurred.mp4* ]]; then
     run="${run//location=blurred.mp4/location=$work/blurred.mp4}"
