@@ -8,6 +8,7 @@
 #
 # Recording apt-get, apt and sudo come first on PATH: a call appends "user command arguments" to a
 # log and fails. Steps, each passed when every run exits 0 and the log stays empty:
+#   0. a control: apt-get and sudo called directly through those PATHs are recorded;
 #   1. RUNS times `tools/setup.sh --packages` as root;
 #   2. RUNS times the same as a new user that is not root and has no sudo (useradd);
 #   3. as that user, in a fresh clone of this repository: `tools/test.sh --suite cpu` (it sets up
@@ -84,6 +85,16 @@ loop() {
   echo "$label: $n runs in $((SECONDS - start)) s, $bad exited non-zero, apt-get/apt/sudo calls recorded: $((after - before)): $verdict"
 }
 
+# Control: the shims are what these PATHs find (a direct call is recorded), then a clean log.
+env PATH="$shims:$PATH" apt-get --version >/dev/null 2>&1
+as_user sudo -n true >/dev/null 2>&1
+if [[ "$(cut -d' ' -f1,2 "$calls" | tr '\n' ' ')" == "root apt-get $user sudo " ]]; then
+  echo "0. control: apt-get as root and sudo as $user, called directly, were recorded: passed"
+else
+  echo "0. control: direct calls were not recorded ($(tr '\n' ';' <"$calls")): FAILED"
+  failures=$((failures + 1))
+fi
+: >"$calls"
 loop "1. tools/setup.sh --packages as root" "$runs" \
   env PATH="$shims:$PATH" bash "$root/tools/setup.sh" --packages
 loop "2. tools/setup.sh --packages as $user (no root, no sudo)" "$runs" \
