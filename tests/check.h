@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "skip_note.h"
+
 namespace cgtest {
 
 inline int& failures() { static int n = 0; return n; }
@@ -18,12 +20,38 @@ struct Case { const char* name; std::function<void()> body; };
 inline std::vector<Case>& cases() { static std::vector<Case> c; return c; }
 struct Register { Register(const char* n, std::function<void()> f) { cases().push_back({n, f}); } };
 
-// CG_TEST_FILTER=substring runs only the cases whose name contains it (e.g. under a sanitizer).
-inline int run_all() {
+// Which cases run: the names given as arguments (exact), else CG_TEST_CASE (one exact name, set
+// per case by tests/meson.build, which lists every case as its own meson test), else
+// CG_TEST_FILTER (a substring, e.g. under a sanitizer), else all. A selection that matches no
+// case is an error (exit 1), so that a misspelt name cannot pass by running nothing.
+// `--list` prints the names.
+inline int run_all(int argc = 0, char** argv = nullptr) {
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--list") == 0) {
+      for (const Case& c : cases()) std::printf("%s\n", c.name);
+      return 0;
+    }
+    names.push_back(argv[i]);
+  }
+  const char* one = std::getenv("CG_TEST_CASE");
+  if (names.empty() && one && *one) names.push_back(one);
+  const char* filter = names.empty() ? std::getenv("CG_TEST_FILTER") : nullptr;
+  if (filter && !*filter) filter = nullptr;
+
+  for (const std::string& n : names) {
+    bool known = false;
+    for (const Case& c : cases()) known = known || n == c.name;
+    if (!known) {
+      std::fprintf(stderr, "no test case named '%s' (--list prints them)\n", n.c_str());
+      return 1;
+    }
+  }
   int failed_cases = 0, ran = 0;
-  const char* filter = std::getenv("CG_TEST_FILTER");
   for (const Case& c : cases()) {
-    if (filter && !std::strstr(c.name, filter)) continue;
+    bool selected = names.empty() && (!filter || std::strstr(c.name, filter));
+    for (const std::string& n : names) selected = selected || n == c.name;
+    if (!selected) continue;
     ++ran;
     const int before = failures();
     c.body();
@@ -31,13 +59,17 @@ inline int run_all() {
     failed_cases += ok ? 0 : 1;
     std::printf("%s %s\n", ok ? "PASS" : "FAIL", c.name);
   }
+  if (ran == 0 && filter) {
+    std::fprintf(stderr, "CG_TEST_FILTER='%s' matches no test case (--list prints them)\n", filter);
+    return 1;
+  }
   std::printf("%d passed, %d failed\n", ran - failed_cases, failed_cases);
   return failed_cases == 0 ? 0 : 1;
 }
 
-// Prints a visible skip line and exits with meson's skip code.
+// Prints a visible skip line (skip_note.h) and exits with meson's skip code.
 [[noreturn]] inline void skip(const char* why) {
-  std::printf("skipped: %s\n", why);
+  note_skip(why);
   std::exit(77);
 }
 
@@ -70,4 +102,4 @@ inline int run_all() {
   CHECK_MSG(std::fabs(double(a) - double(b)) <= (tol), "%.9g vs %.9g (tol %.3g)", double(a), double(b), double(tol))
 
 #define CG_TEST_MAIN() \
-  int main() { return cgtest::run_all(); }
+  int main(int argc, char** argv) { return cgtest::run_all(argc, argv); }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "device_memory.h"
+#include "gst_check_run.h"
 
 namespace cgt {
 
@@ -149,17 +150,17 @@ release_proposed_pool (ProposedPool & p)
   gst_caps_unref (p.caps);
 }
 
-/* main() of a GPU element test: the suite, or a visible skip (exit 77) without a CUDA device. */
+/* main() of a GPU element test: the suite (gst_check_run.h), or a visible skip (exit 77) without
+ * a CUDA device. The suite's name and file are not used (they were gst_check_run_suite's). */
 inline int
-run_gpu_suite (int argc, char **argv, Suite * (*make_suite) (void), const char *name,
-    const char *file)
+run_gpu_suite (int argc, char **argv, Suite * (*make_suite) (void), const char * /* name */,
+    const char * /* file */)
 {
   gst_check_init (&argc, &argv);
   if (!gst_cuda_load_library () || cudagaussian::cuda_device_count () == 0) {
-    g_print ("skipped: no CUDA device\n");
-    return 77;
+    return skip_program ("no CUDA device");
   }
-  return gst_check_run_suite (make_suite (), name, file);
+  return run_suite (make_suite ());
 }
 
 }  // namespace cgt

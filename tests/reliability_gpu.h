@@ -84,8 +84,7 @@ reliability_main (int argc, char **argv, void (*add_tests) (TCase *), const char
   g_setenv ("CUDA_MODULE_LOADING", "EAGER", FALSE);     /* kernels loaded up front: steady memory */
   gst_check_init (&argc, &argv);
   if (!gst_cuda_load_library () || cg::cuda_device_count () == 0) {
-    g_print ("skipped: no CUDA device\n");
-    return 77;
+    return cgt::skip_program ("no CUDA device");
   }
   g_ctx = gst_cuda_context_new (0);
   if (!g_ctx) {
@@ -98,7 +97,7 @@ reliability_main (int argc, char **argv, void (*add_tests) (TCase *), const char
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   add_tests (tc);
-  const int ret = gst_check_run_suite (s, "cudagaussian_reliability", file);
+  const int ret = cgt::run_suite (s);
   gst_object_unref (g_ctx);
   return ret;
 }

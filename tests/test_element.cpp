@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device_memory.h"
+#include "gst_check_run.h"
 #include "pipeline_error.h"
 
 static const char *kFormats[] = { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB",
@@ -265,4 +266,4 @@ cudagaussian_element_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cudagaussian_element);
+CGT_CHECK_MAIN (cudagaussian_element);

@@ -327,8 +327,7 @@ main (int argc, char **argv)
 
   gst_check_init (&argc, &argv);
   if (!gst_cuda_load_library () || cg::cuda_device_count () == 0) {
-    g_print ("skipped: no CUDA device\n");
-    return 77;
+    return cgt::skip_program ("no CUDA device");
   }
   /* No fail_unless here: check's assertions need a running test case. */
   if (!register_static_element ()) {
@@ -340,8 +339,7 @@ main (int argc, char **argv)
     g_print ("could not create a CUDA context on device 0\n");
     return 1;
   }
-  const int ret = gst_check_run_suite (cudagaussian_faults_suite (), "cudagaussian_faults",
-      __FILE__);
+  const int ret = cgt::run_suite (cudagaussian_faults_suite ());
   gst_object_unref (g_ctx);
   return ret;
 }

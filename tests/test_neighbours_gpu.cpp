@@ -574,15 +574,14 @@ main (int argc, char **argv)
   setvbuf (stdout, NULL, _IONBF, 0);
   gst_check_init (&argc, &argv);
   if (!gst_cuda_load_library () || cg::cuda_device_count () == 0) {
-    g_print ("skipped: no CUDA device\n");
-    return 77;
+    return cgt::skip_program ("no CUDA device");
   }
   g_ctx = gst_cuda_context_new (0);
   if (!g_ctx) {
     g_print ("could not create a CUDA context on device 0\n");
     return 1;
   }
-  const int ret = gst_check_run_suite (neighbours_suite (), "cudafilter_neighbours", __FILE__);
+  const int ret = cgt::run_suite (neighbours_suite ());
   gst_object_unref (g_ctx);
   return ret;
 }

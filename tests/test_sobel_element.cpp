@@ -9,6 +9,7 @@
 #include <string>
 
 #include "device_memory.h"
+#include "gst_check_run.h"
 #include "pipeline_error.h"
 
 static const char *kInFormats[] = { "GRAY8", "RGBA", "BGRA", "RGBx", "BGRx",
@@ -367,4 +368,4 @@ cudasobel_element_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (cudasobel_element);
+CGT_CHECK_MAIN (cudasobel_element);

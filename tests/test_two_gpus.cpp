@@ -428,8 +428,8 @@ main (int argc, char **argv)
   gst_check_init (&argc, &argv);
   const int devices = gst_cuda_load_library () ? cg::cuda_device_count () : 0;
   if (devices < 2) {
-    g_print ("skipped: needs two CUDA devices (%d found)\n", devices);
-    return 77;
+    return cgt::skip_program (devices == 1 ? "needs two CUDA devices (1 found)" :
+        "needs two CUDA devices (none found)");
   }
   for (guint d = 0; d < 2; d++) {
     g_ctx[d] = gst_cuda_context_new (d);
@@ -440,7 +440,7 @@ main (int argc, char **argv)
   }
   g_print ("%d CUDA devices; peer access 1 -> 0: %s\n", devices,
       gst_cuda_context_can_access_peer (g_ctx[1], g_ctx[0]) ? "yes" : "no");
-  const int ret = gst_check_run_suite (two_gpus_suite (), "cudafilter_two_gpus", __FILE__);
+  const int ret = cgt::run_suite (two_gpus_suite ());
   gst_object_unref (g_ctx[1]);
   gst_object_unref (g_ctx[0]);
   return ret;

@@ -10,12 +10,18 @@
 #   whole pipeline  source → cudagaussian → videoconvert → x264enc → mp4mux → file
 #   blur only       source → cudagaussian → fakesink
 #   source only     source → fakesink (the ceiling the two above are measured against)
-# Environment: SIGMA (default 6), FRAMES (default 600, built-in source only), OUTPUT.
+# Before them, one frame goes through cudagaussian alone, and the script prints how long after its
+# start that first frame was blurred ("demo: first frame blurred N s after the start").
+# Environment: SIGMA (default 6), FRAMES (default 600, built-in source only), OUTPUT, GPU_ARCH
+# (e.g. 90: the architectures to build for instead of nvidia-smi's answer).
 # Exits non-zero with GStreamer's error message when a pipeline fails (e.g. no CUDA device).
 #
-# Builds only the plugin, in its own build-demo/ (no tests, no benchmarks), for the architecture of
-# the GPU present (nvidia-smi's compute capability); without nvidia-smi, for the default list.
+# Builds only the plugin, in its own build-demo/ (no tests, benchmarks, examples nor stand-in), for
+# the architecture of the GPU present (nvidia-smi's compute capability); without nvidia-smi, for
+# the default list. The build's timings: docs/bench/demo_build.txt.
 set -euo pipefail
+started="$(date +%s.%N)"
+since_start() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sigma="${SIGMA:-6}"
@@ -35,8 +41,10 @@ gpu_arch() {
     awk '/^[0-9]+\.[0-9]+$/ { sub(/\./, ""); print }' | sort -un | paste -sd, -
 }
 
-arch="$(gpu_arch || true)"
-if [[ -n "$arch" ]]; then
+arch="${GPU_ARCH:-$(gpu_arch || true)}"
+if [[ -n "${GPU_ARCH:-}" ]]; then
+  echo "demo: building the plugin for compute capability ${arch} (GPU_ARCH)" >&2
+elif [[ -n "$arch" ]]; then
   echo "demo: building the plugin for this GPU (compute capability ${arch})" >&2
 else
   echo "demo: no nvidia-smi answer: building the plugin for every default GPU architecture" >&2
@@ -44,9 +52,10 @@ fi
 build="$root/build-demo"
 CG_BUILD_DIR="$build"
 CG_TARGETS="gst/libgstcudagaussian.so"
-MESON_ARGS="-Dtests=disabled -Dbench=false${arch:+ -Dgpu_arch=$arch}"
+MESON_ARGS="-Dtests=disabled -Dbench=false -Dexamples=false -Dstandin=false${arch:+ -Dgpu_arch=$arch}"
 # shellcheck source=tools/setup.sh
 . "$root/tools/setup.sh" || { echo "demo: setup or build failed (see above)" >&2; exit 1; }
+echo "demo: plugin built $(since_start) s after the start" >&2
 
 export GST_PLUGIN_PATH="$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 if ! gst-inspect-1.0 cudagaussian >/dev/null 2>&1; then
@@ -99,6 +108,13 @@ count=()
 if ((counted)); then count=(identity name=count silent=false !); fi
 
 echo "demo: sigma $sigma, source: ${input:-videotestsrc 1920x1080 RGBA, $frames frames}"
+# The first frame, alone: source -> cudagaussian -> fakesink, one buffer.
+if ! gst-launch-1.0 -e "${src[@]}" ! identity eos-after=1 ! cudagaussian "sigma=$sigma" ! fakesink >"$log" 2>&1; then
+  echo "demo: the first frame could not be blurred:" >&2
+  grep -E -A4 '^(ERROR|WARNING: erroneous pipeline)' "$log" >&2 || tail -n 20 "$log" >&2
+  exit 1
+fi
+echo "demo: first frame blurred $(since_start) s after the start"
 partial="$output"
 run_pipeline "whole pipeline" "${src[@]}" ! "${count[@]}" cudagaussian "sigma=$sigma" \
   ! videoconvert n-threads=0 ! x264enc speed-preset=ultrafast bitrate=12000 key-int-max=120 \

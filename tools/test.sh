@@ -3,8 +3,10 @@
 # tools/test.sh — the README's test command: set up and build (tools/setup.sh), run every test
 # under `meson test`, and end with one line "N passed, N failed, N skipped".
 #
-# CPU tests always run; GPU and element tests skip visibly (exit code 77) where there is no CUDA
-# device. Extra arguments go to `meson test` (e.g. `tools/test.sh --suite cpu`).
+# Every test case is a meson test of its own, '<program>.<case>' (tests/meson.build; `meson test
+# -C build --list` lists them). CPU tests always run; GPU and element tests skip visibly, with
+# their reason, where there is no CUDA device. Extra arguments go to `meson test` (e.g.
+# `tools/test.sh --suite cpu`, `tools/test.sh --suite recursive`, `tools/test.sh common.taps_sum_to_one`).
 # After a full run (no extra arguments), valgrind memcheck runs over the CPU test programs
 # (build/tests/test_common, test_recursive, test_edge_aware) and counts as one more test: passed when valgrind
 # finds no error and no leak, skipped when valgrind is not installed. Then valgrind memcheck runs
@@ -26,8 +28,24 @@ if ! . "$root/tools/setup.sh"; then
 fi
 
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
-meson test -C "$root/build" --print-errorlogs "$@" 2>&1 | tee "$log"
+# Each case is a meson test of its own (tests/meson.build). A skipped one leaves its reason in
+# $CG_SKIP_NOTES/<test name> (tests/skip_note.h); meson 1.0 shows only "exit status 77" there,
+# so the reason replaces it on the test's line, e.g. "SKIP 0.01s   no CUDA device".
+export CG_SKIP_NOTES
+CG_SKIP_NOTES="$(mktemp -d)"
+trap 'rm -rf "$log" "$CG_SKIP_NOTES"' EXIT
+show_skip_reasons() {
+  awk -v notes="$CG_SKIP_NOTES" '
+    / SKIP / && / exit status 77$/ {
+      name = $2  # "N/M name SKIP ..." or "N/M project:suite / name SKIP ..."
+      for (i = 1; i < NF; i++) if ($i == "/") name = $(i + 1)
+      file = notes "/" name
+      if ((getline why < file) > 0) sub(/exit status 77$/, why)
+      close(file)
+    }
+    { print; fflush() }'
+}
+meson test -C "$root/build" --print-errorlogs "$@" 2>&1 | show_skip_reasons | tee "$log"
 rc=${PIPESTATUS[0]}
 
 # Meson's summary block: "Ok: 3", "Expected Fail: 0", "Fail: 0", "Unexpected Pass: 0",
@@ -92,7 +110,7 @@ standin_valgrind_cases=(
 # pool at exit, and whether their thread-local storage shows as possibly lost depends on timing. The programs' verdict counts too: under the stand-in nothing depends on
 # long double arithmetic.
 valgrind_standin_step() {
-  local entry name cases exe vlog start status=0 b="$root/build/standin"
+  local entry name cases exe vlog start listed status=0 b="$root/build/standin"
   if ! command -v valgrind >/dev/null 2>&1; then
     echo "valgrind standin: valgrind is not installed, skipped"
     return 77
@@ -102,6 +120,7 @@ valgrind_standin_step() {
     return 77
   fi
   vlog="$(mktemp)"
+  listed="$(meson test -C "$root/build" --no-rebuild --list 2>/dev/null)"
   for entry in "${standin_valgrind_cases[@]}"; do
     name="${entry%%:*}"
     cases="${entry#*:}"
@@ -111,6 +130,15 @@ valgrind_standin_step() {
       status=1
       continue
     fi
+    # GST_CHECKS runs whichever of the names exist: each must be a case of the suite.
+    local c missing=0
+    for c in ${cases//,/ }; do
+      if ! grep -qx -- ".* / ${name}_standin\.$c" <<<"$listed"; then
+        echo "valgrind standin $name: no case named $c (meson test --list)"
+        missing=1
+      fi
+    done
+    ((missing)) && { status=1; continue; }
     local plugin_path=("GST_PLUGIN_PATH_1_0=$b/plugin")
     [[ "$name" == faults_gpu ]] && plugin_path=()  # registers the element statically
     start=$SECONDS
