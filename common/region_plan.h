@@ -38,13 +38,15 @@ constexpr int kRegionMeanItems = 128;
 // horizontal pass of the tile's rows plus the vertical halo, at most kRegionFusedRows rows of
 // the tile's scalars, in shared memory. Tasks whose vertical radius leaves fewer than
 // kRegionFusedMinRows output rows per tile run the two launches with float scratch instead.
-constexpr int kRegionFusedThreads = 256;
+constexpr int kRegionFusedThreads = 128;
 constexpr int kRegionFusedRows = 192;
-constexpr int kRegionFusedMaxTileRows = 128;
+constexpr int kRegionFusedMaxTileRows = 32;
 constexpr int kRegionFusedMinRows = 16;
+// About a warp's width of scalars, whole groups of kRegionBlock pixels: small tiles, so that a
+// single region still spreads over many blocks.
 constexpr int region_fused_tile_pixels(int channels) {
-  return 64 / channels / kRegionBlock * kRegionBlock > kRegionBlock ? 64 / channels / kRegionBlock * kRegionBlock
-                                                                    : kRegionBlock * 2;
+  return 32 / channels / kRegionBlock * kRegionBlock > kRegionBlock ? 32 / channels / kRegionBlock * kRegionBlock
+                                                                    : kRegionBlock;
 }
 constexpr bool region_fused_fits(int radius_y) { return 2 * radius_y + kRegionFusedMinRows <= kRegionFusedRows; }
 // Output rows per fused tile of a rectangle `height` rows high: whole groups of kRegionBlock,

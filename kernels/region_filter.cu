@@ -308,7 +308,7 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
 // into shared memory, then the vertical FIR from there and the blend, as launches 1 and 2 do
 // through scratch, with the same arithmetic in the same order.
 template <typename T>
-__global__ void __launch_bounds__(kRegionFusedThreads, 3) fused_blur_kernel(PlaneArgs p, BatchArgs b) {
+__global__ void __launch_bounds__(kRegionFusedThreads, 6) fused_blur_kernel(PlaneArgs p, BatchArgs b) {
   extern __shared__ float h_rows[];  // [rows][tile scalars]
   const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, blockIdx.x)];
   const int local = blockIdx.x - t.first_tile[1];
