@@ -20,10 +20,6 @@ void size_task(const RegionTask& t, int channels, RegionEffect effect, RegionPas
   const int w = t.rect.x1 - t.rect.x0, h = t.rect.y1 - t.rect.y0;
   tiles[0] = 0;
   *scratch = 0;
-  if (t.tile_rows > 0) {
-    tiles[1] = ceil_div(w, region_fused_tile_pixels(channels)) * ceil_div(h, t.tile_rows);
-    return;
-  }
   if (pass == RegionPass::Apply && effect == RegionEffect::Blur) {
     const int slots = ceil_div(w, kRegionPixelsPerSlot) * channels;
     tiles[0] = ceil_div(slots, kRegionSlots) * ceil_div(t.row1 - t.row0, kRegionSlotRows);
@@ -187,15 +183,6 @@ RegionPlanePlan plan_region_plane(const RegionPlane& plane, const std::vector<Re
     plan.tasks.push_back(t);
   }
   find_neighbours(plan);
-  if (blur) {
-    plan.fused = !plan.tasks.empty();
-    for (const RegionTask& t : plan.tasks) plan.fused = plan.fused && region_fused_fits(t.radius_y);
-    for (RegionTask& t : plan.tasks) {
-      if (!plan.fused) break;
-      t.tile_rows = region_fused_tile_rows(t.rect.y1 - t.rect.y0, t.radius_y);
-      plan.fused_rows = std::max(plan.fused_rows, std::min(t.tile_rows + 2 * t.radius_y, g.height));
-    }
-  }
   RegionBatch batch;
   for (int i = 0; i < static_cast<int>(plan.tasks.size()); ++i) {
     RegionTask& t = plan.tasks[i];

@@ -33,30 +33,6 @@ constexpr int kRegionSlots = 32;
 constexpr int kRegionSlotRows = 4;
 // Pixelate means: a thread owns one channel of one block; kRegionMeanItems per tile.
 constexpr int kRegionMeanItems = 128;
-// Fused blur (one launch: both FIR passes through shared memory): a tile is
-// region_fused_tile_pixels(C) pixels x the task's tile_rows rows; its block holds the
-// horizontal pass of the tile's rows plus the vertical halo, at most kRegionFusedRows rows of
-// the tile's scalars, in shared memory. Tasks whose vertical radius leaves fewer than
-// kRegionFusedMinRows output rows per tile run the two launches with float scratch instead.
-constexpr int kRegionFusedThreads = 128;
-constexpr int kRegionFusedRows = 192;
-constexpr int kRegionFusedMaxTileRows = 32;
-constexpr int kRegionFusedMinRows = 16;
-// About a warp's width of scalars, whole groups of kRegionBlock pixels: small tiles, so that a
-// single region still spreads over many blocks.
-constexpr int region_fused_tile_pixels(int channels) {
-  return 32 / channels / kRegionBlock * kRegionBlock > kRegionBlock ? 32 / channels / kRegionBlock * kRegionBlock
-                                                                    : kRegionBlock;
-}
-constexpr bool region_fused_fits(int radius_y) { return 2 * radius_y + kRegionFusedMinRows <= kRegionFusedRows; }
-// Output rows per fused tile of a rectangle `height` rows high: whole groups of kRegionBlock,
-// the tiles of a column as even as possible, the halo within kRegionFusedRows.
-constexpr int region_fused_tile_rows(int height, int radius_y) {
-  const int most = (kRegionFusedRows - 2 * radius_y) / kRegionBlock * kRegionBlock;
-  const int cap = most < kRegionFusedMaxTileRows ? most : kRegionFusedMaxTileRows;
-  const int tiles = (height + cap - 1) / cap;
-  return ((height + tiles - 1) / tiles + kRegionBlock - 1) / kRegionBlock * kRegionBlock;
-}
 
 // Taps as the FIR passes read them ("padded taps"): kRegionBlock - 1 zeros, the 2R + 1 taps,
 // zeros up to region_padded_taps(R) floats. A pass reads region_fir_inputs(R) inputs per
@@ -83,7 +59,6 @@ struct RegionTask {
   int blocks_x, blocks_y;     // Pixelate: blocks the rectangle touches
   int neighbours;             // offset into the neighbour table: regions whose rectangles on
   int neighbour_count;        //   this plane meet this one's (the only possible owners besides it)
-  int tile_rows;              // Blur, fused: output rows per tile (0: the two launches)
   int first_tile[2];          // first tile of launch 1 and launch 2 within the batch
   long long scratch;          // first float of the task's scratch within the batch
 };
@@ -100,12 +75,10 @@ struct RegionPlanePlan {
   std::vector<float> taps;       // padded taps, one set per distinct (sigma, radius)
   std::vector<RegionBatch> batches;
   int block_x = 1, block_y = 1;  // Pixelate: block sides in plane pixels
-  bool fused = false;            // Blur: every task in the fused launch (launch 2 alone)
-  int fused_rows = 0;            // fused: shared-memory rows a tile needs at most
 };
 
-// What the kernels do with a plan: the effect (launch 1 for Blur and Pixelate, then launch 2;
-// a fused Blur plan runs its fused launch as launch 2 alone) or restore (launch 2 only).
+// What the kernels do with a plan: the effect (launch 1 for Blur and Pixelate, then launch 2)
+// or restore (launch 2 only).
 enum class RegionPass { Apply, Restore };
 
 // Why the request cannot run (empty when it can): planes (valid geometry, subsampling >= 1),

@@ -141,24 +141,6 @@ __device__ __forceinline__ void fir_block(const float* __restrict__ padded, int 
   }
 }
 
-// kRegionPixelsPerSlot outputs of the horizontal FIR of channel c of `row`, pixels x0 onwards.
-template <typename T>
-__device__ __forceinline__ void fir_row_slot(const PlaneArgs& p, const float* taps, int radius, int row, int x0,
-                                             int c, float (&acc)[kRegionPixelsPerSlot]) {
-  const int c_count = p.channels;
-  const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
-  const int shift = p.shift;
-  const int first = x0 - radius, last = p.width - 1;
-  if (first >= 0 && first + region_fir_inputs(radius) - 1 <= last) {
-    // Away from the left and right edges: consecutive pixels, no border rule.
-    const T* in = line + first * c_count;
-    fir_block(taps, radius, [&](int j) { return sample_float(__ldg(in + j * c_count), shift); }, acc);
-  } else {
-    fir_block(taps, radius,
-              [&](int j) { return sample_float(__ldg(line + min(max(first + j, 0), last) * c_count), shift); }, acc);
-  }
-}
-
 // Launch 1 of Blur: the horizontal FIR of rows [row0, row1) over the rectangle's columns.
 template <typename T>
 __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
@@ -174,8 +156,19 @@ __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
   if (slot >= slots || row >= t.row1) return;
   const int group = slot / c_count, c = slot - group * c_count;
   const int x0 = t.rect.x0 + group * kRegionPixelsPerSlot;
+  const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
+  const int shift = p.shift;
+  const int first = x0 - t.radius_x, last = p.width - 1;
+  const float* taps = b.taps + t.taps_x;
   float acc[kRegionPixelsPerSlot];
-  fir_row_slot<T>(p, b.taps + t.taps_x, t.radius_x, row, x0, c, acc);
+  if (first >= 0 && first + region_fir_inputs(t.radius_x) - 1 <= last) {
+    // Away from the left and right edges: consecutive pixels, no border rule.
+    const T* in = line + first * c_count;
+    fir_block(taps, t.radius_x, [&](int j) { return sample_float(__ldg(in + j * c_count), shift); }, acc);
+  } else {
+    fir_block(taps, t.radius_x,
+              [&](int j) { return sample_float(__ldg(line + min(max(first + j, 0), last) * c_count), shift); }, acc);
+  }
   float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * c_count +
                (x0 - t.rect.x0) * c_count + c;
 #pragma unroll
@@ -207,15 +200,41 @@ __global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs
       static_cast<float>(pixelate_mean(sum, static_cast<uint64_t>(x1 - x0) * static_cast<uint64_t>(y1 - y0)));
 }
 
-// The kRegionRowsPerThread rows from y0 of scalar column q of the task's rectangle: each pixel
-// the region owns gets its blended value (`effect`: Blur's FIR outputs).
+// Launch 2: kRegionRowsPerThread rows of one scalar column of the rectangle; each pixel the
+// region owns gets its blended value.
 template <typename T, PixelMode kMode>
-__device__ __forceinline__ void store_rows(const PlaneArgs& p, const BatchArgs& b, const RegionTask& t,
-                                           const RegionEntry& self, int q, int y0,
-                                           const float (&effect)[kRegionRowsPerThread]) {
+__global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p, BatchArgs b) {
+  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, blockIdx.x)];
+  const int local = blockIdx.x - t.first_tile[1];
   const int c_count = p.channels;
+  const int cols = (t.rect.x1 - t.rect.x0) * c_count;
+  const int tiles_x = (cols + kRegionTileScalars - 1) / kRegionTileScalars;
+  const int q = local % tiles_x * kRegionTileScalars + threadIdx.x;
+  const int y0 = t.rect.y0 + local / tiles_x * kRegionTileRows + threadIdx.y * kRegionRowsPerThread;
+  if (q >= cols || y0 >= t.rect.y1) return;
   const int xi = q / c_count, c = q - xi * c_count;
   const int x = t.rect.x0 + xi;
+  const RegionEntry self = b.regions[t.region];
+
+  float effect[kRegionRowsPerThread] = {};
+  if constexpr (kMode == PixelMode::Blur) {
+    // The vertical FIR down the scratch column; rows clamped to [row0, row1) are the frame's
+    // replicate border for every output inside the rectangle (region_plan.h).
+    const float* column = b.scratch + t.scratch + q;
+    const int first = y0 - t.radius_y;
+    const float* taps = b.taps + t.taps_y;
+    if (first >= t.row0 && first + region_fir_inputs(t.radius_y) - 1 < t.row1) {
+      const float* in = column + static_cast<long long>(first - t.row0) * cols;
+      fir_block(taps, t.radius_y, [&](int j) { return in[static_cast<long long>(j) * cols]; }, effect);
+    } else {
+      fir_block(taps, t.radius_y,
+                [&](int j) {
+                  const int r = min(max(first + j, t.row0), t.row1 - 1) - t.row0;
+                  return column[static_cast<long long>(r) * cols];
+                },
+                effect);
+    }
+  }
   // Every load before the first store (a store could alias them, so later loads would wait for
   // it): the input samples of the thread's rows (the last row again past the rectangle), and
   // for restore the effect in dst.
@@ -263,97 +282,6 @@ __device__ __forceinline__ void store_rows(const PlaneArgs& p, const BatchArgs& 
     }
     T* out = reinterpret_cast<T*>(p.dst + static_cast<size_t>(y) * p.dst_pitch) + column;
     *out = static_cast<T>(static_cast<unsigned>(v) << p.shift);
-  }
-}
-
-// Launch 2: kRegionRowsPerThread rows of one scalar column of the rectangle; each pixel the
-// region owns gets its blended value.
-template <typename T, PixelMode kMode>
-__global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p, BatchArgs b) {
-  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, blockIdx.x)];
-  const int local = blockIdx.x - t.first_tile[1];
-  const int c_count = p.channels;
-  const int cols = (t.rect.x1 - t.rect.x0) * c_count;
-  const int tiles_x = (cols + kRegionTileScalars - 1) / kRegionTileScalars;
-  const int q = local % tiles_x * kRegionTileScalars + threadIdx.x;
-  const int y0 = t.rect.y0 + local / tiles_x * kRegionTileRows + threadIdx.y * kRegionRowsPerThread;
-  if (q >= cols || y0 >= t.rect.y1) return;
-  const RegionEntry self = b.regions[t.region];
-
-  float effect[kRegionRowsPerThread] = {};
-  if constexpr (kMode == PixelMode::Blur) {
-    // The vertical FIR down the scratch column; rows clamped to [row0, row1) are the frame's
-    // replicate border for every output inside the rectangle (region_plan.h).
-    const float* column = b.scratch + t.scratch + q;
-    const int first = y0 - t.radius_y;
-    const float* taps = b.taps + t.taps_y;
-    if (first >= t.row0 && first + region_fir_inputs(t.radius_y) - 1 < t.row1) {
-      const float* in = column + static_cast<long long>(first - t.row0) * cols;
-      fir_block(taps, t.radius_y, [&](int j) { return in[static_cast<long long>(j) * cols]; }, effect);
-    } else {
-      fir_block(taps, t.radius_y,
-                [&](int j) {
-                  const int r = min(max(first + j, t.row0), t.row1 - 1) - t.row0;
-                  return column[static_cast<long long>(r) * cols];
-                },
-                effect);
-    }
-  }
-  store_rows<T, kMode>(p, b, t, self, q, y0, effect);
-}
-
-// Fused Blur: one tile of a task, region_fused_tile_pixels(C) pixels x t.tile_rows rows. The
-// block runs the horizontal FIR of the tile's columns over its rows and the vertical halo
-// (clipped to the plane: the replicate border of the vertical pass is a clamp into these rows)
-// into shared memory, then the vertical FIR from there and the blend, as launches 1 and 2 do
-// through scratch, with the same arithmetic in the same order.
-template <typename T>
-__global__ void __launch_bounds__(kRegionFusedThreads, 6) fused_blur_kernel(PlaneArgs p, BatchArgs b) {
-  extern __shared__ float h_rows[];  // [rows][tile scalars]
-  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, blockIdx.x)];
-  const int local = blockIdx.x - t.first_tile[1];
-  const int c_count = p.channels;
-  const int tile_px = region_fused_tile_pixels(c_count);
-  const int stride = tile_px * c_count;
-  const int tiles_x = (t.rect.x1 - t.rect.x0 + tile_px - 1) / tile_px;
-  const int tx0 = t.rect.x0 + local % tiles_x * tile_px, tx1 = min(tx0 + tile_px, t.rect.x1);
-  const int ty0 = t.rect.y0 + local / tiles_x * t.tile_rows, ty1 = min(ty0 + t.tile_rows, t.rect.y1);
-  const int r0 = max(ty0 - t.radius_y, 0), r1 = min(ty1 + t.radius_y, p.height);
-
-  // Horizontal pass: slots of kRegionPixelsPerSlot pixels of one channel, row by row.
-  const int slots = (tx1 - tx0 + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * c_count;
-  const float* taps_x = b.taps + t.taps_x;
-  for (int item = threadIdx.x; item < slots * (r1 - r0); item += kRegionFusedThreads) {
-    const int row = item / slots, slot = item - row * slots;
-    const int group = slot / c_count, c = slot - group * c_count;
-    const int x0 = tx0 + group * kRegionPixelsPerSlot;
-    float acc[kRegionPixelsPerSlot];
-    fir_row_slot<T>(p, taps_x, t.radius_x, r0 + row, x0, c, acc);
-    float* out = h_rows + row * stride + (x0 - tx0) * c_count + c;
-#pragma unroll
-    for (int o = 0; o < kRegionPixelsPerSlot; ++o) out[o * c_count] = acc[o];
-  }
-  __syncthreads();
-
-  // Vertical pass and blend: kRegionRowsPerThread rows of one scalar column per item.
-  const RegionEntry self = b.regions[t.region];
-  const int cols = (tx1 - tx0) * c_count;
-  const int row_groups = (ty1 - ty0 + kRegionRowsPerThread - 1) / kRegionRowsPerThread;
-  const float* taps_y = b.taps + t.taps_y;
-  for (int item = threadIdx.x; item < cols * row_groups; item += kRegionFusedThreads) {
-    const int g = item / cols, q = item - g * cols;
-    const int y0 = ty0 + g * kRegionRowsPerThread;
-    const float* column = h_rows + q;
-    const int first = y0 - t.radius_y;
-    float effect[kRegionRowsPerThread];
-    if (first >= r0 && first + region_fir_inputs(t.radius_y) - 1 < r1) {
-      const float* in = column + (first - r0) * stride;
-      fir_block(taps_y, t.radius_y, [&](int j) { return in[j * stride]; }, effect);
-    } else {
-      fir_block(taps_y, t.radius_y, [&](int j) { return column[(min(max(first + j, r0), r1 - 1) - r0) * stride]; },
-                effect);
-    }
-    store_rows<T, PixelMode::Blur>(p, b, t, self, (tx0 - t.rect.x0) * c_count + q, y0, effect);
   }
 }
 
@@ -485,10 +413,6 @@ Status launch_plane(const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan
     const dim3 pixel_block(kRegionTileScalars, kRegionTileRows / kRegionRowsPerThread);
     if (pass == RegionPass::Restore) {
       pixels_kernel<T, PixelMode::Restore><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
-    } else if (plan.fused) {
-      const size_t smem = static_cast<size_t>(plan.fused_rows) * region_fused_tile_pixels(p.channels) * p.channels *
-                          sizeof(float);
-      fused_blur_kernel<T><<<batch.tiles[1], kRegionFusedThreads, smem, stream>>>(p, b);
     } else if (effect == RegionEffect::Blur) {
       fir_rows_kernel<T><<<batch.tiles[0], dim3(kRegionSlots, kRegionSlotRows), 0, stream>>>(p, b);
       pixels_kernel<T, PixelMode::Blur><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
