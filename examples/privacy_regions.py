@@ -62,7 +62,16 @@ def main():
         if count == 0:
             appsrc.set_property("caps", sample.get_caps())
         info = GstVideo.VideoInfo.new_from_caps(sample.get_caps())
-        buf = sample.get_buffer().copy()  # a new buffer (same memory) that takes metas
+        # Metas go on a buffer the app owns: a new one with the frame's bytes and timing (a
+        # buffer from the first pipeline is shared with it, so it does not take metas).
+        frame = sample.get_buffer()
+        ok, mapped = frame.map(Gst.MapFlags.READ)
+        if not ok:
+            rc = 1
+            break
+        buf = Gst.Buffer.new_wrapped(bytes(mapped.data))
+        frame.unmap(mapped)
+        buf.pts, buf.duration = frame.pts, frame.duration
         x, y, w, h = region_for(count, info.width, info.height)
         GstVideo.buffer_add_video_region_of_interest_meta(buf, "face", x, y, w, h)
         if appsrc.emit("push-buffer", buf) != Gst.FlowReturn.OK:
