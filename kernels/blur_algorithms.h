@@ -16,7 +16,7 @@
 namespace cudagaussian {
 
 // algorithm=auto takes the FIR up to this radius and Deriche block-parallel beyond: between the
-// measured crossovers at SD and 1080p (docs/performance.md, "algorithm=auto").
+// measured crossovers at SD and 1080p (docs/bench/kernel_choices.md, "algorithm=auto").
 constexpr int kAutoFirMaxRadius = 32;
 
 struct BlurAlgorithm {

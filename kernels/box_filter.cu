@@ -35,7 +35,7 @@ using WindowStart = BoxBlur::WindowStart;
 constexpr int kThreads = 128;
 constexpr int kSegment = BoxBlur::kSegment;
 // Summing the window directly stays cheaper than the prefix start (two more kernels per pass) up
-// to about this many samples (docs/performance.md, "Box filters").
+// to about this many samples (docs/bench/kernel_choices.md, "Box filters").
 constexpr int kDirectWindow = 255;
 
 // sum += x[from] + .. + x[to - 1] in order, to - from <= N: all N loads issued at once
@@ -114,7 +114,7 @@ prefix_scan_kernel(int lines, double* prefix, int segments) {
 // Loads in flight per thread, by direction: samples (rows: 32-bit words) of a first window
 // summed directly, and outputs of the slide (their entering and leaving samples). Rows are bound
 // by L1 traffic, so short batches; columns by latency, each thread waiting for its batches in
-// turn, so long ones (the fastest measured: docs/performance.md, "Box filters").
+// turn, so long ones (the fastest measured: docs/bench/kernel_choices.md, "Box filters").
 constexpr int kRowWindowBatch = 8, kRowSlideBatch = 8;
 constexpr int kColumnWindowBatch = 64, kColumnSlideBatch = 16;
 
@@ -266,7 +266,7 @@ box_pass_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, int radius, bool rgba8_
 unsigned blocks_for(long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
 
 // Outputs per thread (a multiple of kSegment): 128 (fewer first windows) where that still makes
-// enough threads, else 64; longer runs leave too few threads (docs/performance.md, "Box filters").
+// enough threads, else 64; longer runs leave too few threads (docs/bench/kernel_choices.md, "Box filters").
 int run_for(const Lines& l, int forced) {
   if (forced) return forced;
   const long threads_at_128 = static_cast<long>(l.count) * ((l.length + 127) / 128);
@@ -368,7 +368,7 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
     CG_TRY(g.bytes_per_sample == 1 ? allow_box_tile_shared<uint8_t>(tile_bytes)
                                    : allow_box_tile_shared<uint16_t>(tile_bytes));
   // The stages: the tile kernel for an axis of two or more passes (at one pass the line kernels
-  // are faster: docs/performance.md, "Box filters"), a line kernel per pass otherwise.
+  // are faster: docs/bench/kernel_choices.md, "Box filters"), a line kernel per pass otherwise.
   stages_.clear();
   bool line_stages = false;
   for (int axis = 0; axis < 2; ++axis) {

@@ -60,7 +60,7 @@ box_tile_kernel(BoxTileShape s, Plane<TIn> in, Plane<TOut> out, BoxTilePasses pa
   const int count = chunk < chunks ? min(kChunk, n - p0) : 0;  // this thread's samples
   // Sample p of tile line `line`: rows hold their channels interleaved, columns a strip side by
   // side. (Staging the tile through shared memory to read and write it in memory order is
-  // slower: docs/performance.md, "Box filters".)
+  // slower: docs/bench/kernel_choices.md, "Box filters".)
   const int groups = s.channels / s.lines_per_tile;  // rows: blocks per row, each a group of channels
   const auto global_at = [&](size_t pitch, int p, int line) {
     return s.vertical ? static_cast<size_t>(p) * pitch + static_cast<size_t>(tile) * s.lines_per_tile + line

@@ -251,7 +251,7 @@ rf_warm_kernel(PassShape shape, PassParams p, const float* in, float* mid, float
 // Algorithms A and C, Gaussian: both halves of a segment in one thread, the causal half kept in
 // `out` (edge_gaussian_warm_both). Two launches through a mid plane are slower, and so is
 // writing the horizontal pass's result straight into the rows of the plane instead of
-// transposing it back (docs/performance.md, "Edge-aware kernels").
+// transposing it back (docs/bench/kernel_choices.md, "Edge-aware kernels").
 __global__ void __launch_bounds__(kThreads)
 gaussian_warm_kernel(PassShape shape, PassParams p, const float* in, float* out) {
   EdgeLine<float> l;

@@ -40,7 +40,7 @@ struct PassParams {
 
 // Algorithm C's pieces per line where not set: the recursive Gaussians' rule
 // (warm_split_segments), but pieces of at most kKWayPiece samples (faster on large frames:
-// docs/performance.md, "Edge-aware kernels").
+// docs/bench/kernel_choices.md, "Edge-aware kernels").
 constexpr int kKWayPiece = 32;
 int kway_segments(const EdgeAwareSettings& s, int lines, int length);
 

@@ -452,7 +452,7 @@ Status launch_block_parallel(const Lines& l, const Plane<TIn>& in, const Plane<T
   if (plan.block_lines) {
     const size_t shared = static_cast<size_t>(plan.block_lines) * 2 * p.segments * Ops::kCarry * sizeof(float);
     // Not chained: its large blocks wait beside the previous kernel's tail (measured slower:
-    // docs/performance.md, "Recursive Gaussians: chained launches").
+    // docs/bench/kernel_choices.md, "Recursive Gaussians: chained launches").
     const WholeLineGrid grid = whole_line_grid(l.count, plan.block_lines, p.segments);
     CG_CUDA_TRY(launch_chained(false, bp_fused_kernel<Ops, TIn, TOut>, grid.blocks, grid.threads, shared, stream, l,
                                in, out, p, plan.block_lines));
@@ -465,7 +465,7 @@ Status launch_block_parallel(const Lines& l, const Plane<TIn>& in, const Plane<T
   CG_CUDA_TRY(launch_chained(plan.chained, bp_scan_kernel<Ops, TIn>, blocks_for(l.count, plan.scan_threads),
                              plan.scan_threads, 0, stream, l, in, carries, anticausal, p));
   // Staged rows for Young–van Vliet; Deriche's apply, at more registers, is slower staged
-  // (docs/performance.md, "Recursive Gaussians: block-parallel details").
+  // (docs/bench/kernel_choices.md, "Recursive Gaussians: block-parallel details").
   bool staged = false;
   if constexpr (std::is_same_v<TOut, float> && Ops::kCarry == 3) {
     staged = !l.vertical && kWarp % l.channels == 0;

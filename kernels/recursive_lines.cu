@@ -17,7 +17,7 @@ namespace recursive {
 namespace {
 
 // Samples per batch of the line loops (line_access.cuh), by kernel (each the fastest measured:
-// docs/performance.md, "Kernel choices"):
+// docs/bench/kernel_choices.md):
 //   one-way          at most a warp per scheduler, so only its own loads a batch ahead cover
 //                    their latency: long batches;
 //   two-way (fused)  Young–van Vliet long batches; Deriche, with more state per step, shorter
@@ -166,7 +166,7 @@ warm_both_kernel(Lines l, Plane<TIn> in, Plane<float> mid, Plane<TOut> out, floa
 // cascade runs one and a half), so its exact two-way is slower than the warmed-up cascade halves
 // while the warm-up is short and faster beyond: it runs where its warm-up would be a 25th of the
 // line or more (exact_two_way()). The measurements behind these choices are in
-// docs/performance.md, "Kernel choices".
+// docs/bench/kernel_choices.md.
 struct OneDirection {
   // causal:      u = nsum x[i] + n1 (x[i-1] - x[i]);
   // anticausal:  u = msum x[i+1] + m2 (x[i+2] - x[i+1]).
@@ -289,7 +289,7 @@ Status launch_warmed_up(const Lines& l, const Plane<TIn>& in, const Plane<float>
                                l, in, mid, out, right, p, plan.warm_block_lines));
   } else {
     // Chained for k-way, not for two-way (two-way measured slower chained, for a reason not
-    // found: docs/performance.md, "Recursive Gaussians: chained launches").
+    // found: docs/bench/kernel_choices.md, "Recursive Gaussians: chained launches").
     const bool chained = plan.chained && split != LineSplit::TwoWay;
     CG_CUDA_TRY(launch_chained(chained, warm_causal_kernel<Ops, TIn>, blocks_for(items, threads), threads, 0, stream, l,
                                in, mid, right, p));

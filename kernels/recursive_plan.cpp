@@ -179,7 +179,7 @@ PassPlan plan_pass(const RecursiveSettings& s, double sigma, int lines, int leng
   }
   p.mid_margins = p.segments == 1 || s.split == LineSplit::OneWay;  // launch_pass: one_way_kernel
   // The warmed-up halves in one launch: two-way by default, k-way only when forced (the faster
-  // forms: docs/performance.md, "Recursive Gaussians: launch forms").
+  // forms: docs/bench/kernel_choices.md, "Recursive Gaussians: launch forms").
   const bool warm = s.split == LineSplit::TwoWay || s.split == LineSplit::KWay;
   if (warm && p.segments > 1 &&
       (launches == LaunchForm::One ||

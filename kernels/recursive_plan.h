@@ -21,7 +21,7 @@ constexpr int kWarp = 32;
 constexpr int kSegment = kBlockSegment;
 // Block-parallel in one launch per pass (bp_fused_kernel): blocks of whole lines, about
 // kFusedTargetThreads threads, at most kFusedMaxThreads; used while a pass has at most
-// kFusedMaxItemsPerSm (line, segment) items per SM (docs/performance.md, "Recursive Gaussians:
+// kFusedMaxItemsPerSm (line, segment) items per SM (docs/bench/kernel_choices.md, "Recursive Gaussians:
 // launch forms").
 constexpr int kFusedMaxThreads = 512;
 constexpr int kFusedTargetThreads = 256;
@@ -105,7 +105,7 @@ int fused_block_lines(int segments, int lines, int group, int sm_count);
 // Young–van Vliet (its parallel form, with the exact start-up only: the simple one filters the
 // causal result) where forced, or under TwoWayForm::Auto where the warm-up is a 25th of the line
 // or more (the exact form costs more per step, the warm-up more per sample of warm-up:
-// docs/performance.md, "Recursive Gaussians: two-way form").
+// docs/bench/kernel_choices.md, "Recursive Gaussians: two-way form").
 bool exact_two_way(const RecursiveSettings& s, int warmup, int length);
 
 // One pass over `lines` lines of `length` samples; `group`: lines that share a block in the

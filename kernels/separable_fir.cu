@@ -377,7 +377,7 @@ FusedKernel fused_kernel_for(const PlaneGeometry& g, int tile_rows) {
 }
 
 // 8-row tiles: more, smaller blocks keep more column loads in flight, which outweighs re-reading
-// the vertical halo (the fastest at every size and radius measured: docs/performance.md, "FIR").
+// the vertical halo (the fastest at every size and radius measured: docs/bench/kernel_choices.md, "FIR").
 constexpr int kChosenTileRows = 8;
 
 RowKernel row_kernel_for(const PlaneGeometry& g) {
