@@ -119,7 +119,7 @@ if want two-gpus; then
   step "two GPUs (test, pipelines/two-gpus.sh, bench_two_gpus)"
   nvidia-smi -L
   nvidia-smi topo -m > "$OUT/topo.txt" 2>&1; head -5 "$OUT/topo.txt"
-  meson test -C build-gpu -v two_gpus > "$OUT/two_gpus-tests.log" 2>&1
+  meson test -C build-gpu -v --suite two_gpus > "$OUT/two_gpus-tests.log" 2>&1
   echo "two_gpus tests rc=$?"
   grep -E "^ *[0-9]+/[0-9]+ |correct|skipped|peer access|Checks|:F:|:E:" "$OUT/two_gpus-tests.log"
   for memory in system cuda; do
