@@ -19,6 +19,7 @@
 // for pointers to find leaks, still reports device memory, streams and contexts never freed.
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,6 +401,9 @@ EXPORT CUresult cuMemHostRegister_v2(void* ptr, size_t bytes, unsigned int flags
   CUresult r = need_context("cuMemHostRegister");
   if (r != CUDA_SUCCESS) return r;
   if (!ptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  /* Tests widen the window between a caller's check and its registration. */
+  const char* delay = getenv("CG_STANDIN_REGISTER_DELAY_MS");
+  if (delay && atoi(delay) > 0) usleep((useconds_t) atoi(delay) * 1000);
   const uintptr_t a = (uintptr_t) ptr;
   pthread_mutex_lock(&g_lock);
   r = CUDA_SUCCESS;
