@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The driver API of the stand-in libcuda.so.1 (fake_libcuda.c): the subset of NVIDIA's driver
-// API that GStreamer's gst-cuda loader and the stand-in runtime (cuda_runtime.cpp) call, with
-// the types and values of cuda.h, declared here so that nothing needs the toolkit's cuda.h (its
-// macros rename the entry points per toolkit version). "Device" memory is host memory.
+// The driver API of the stand-in libcuda.so.1 (fake_libcuda.c, fake_memory.c, fake_streams.c):
+// the subset of NVIDIA's driver API that GStreamer's gst-cuda loader and the stand-in runtime
+// (cuda_runtime.cpp) call, with the types and values of cuda.h, declared here so that nothing
+// needs the toolkit's cuda.h (its macros rename the entry points per toolkit version). "Device"
+// memory is host memory.
 #pragma once
 
 #include <stddef.h>
