@@ -176,7 +176,7 @@ gst_cuda_gaussian_frame_regions (GstCudaGaussian * self, GstBuffer * input,
   *zones = rp.mode == RegionMode::Outside ? cg::plan_regions (zone_boxes, options, width, height,
       &zone_counts) : std::vector < cg::Region > ();
   if (skipped || counts.empty || counts.outside)
-    GST_LOG_OBJECT (self, "%zu regions; left out: %u by type or confidence, %zu empty, "
+    GST_DEBUG_OBJECT (self, "%zu regions; left out: %u by type or confidence, %zu empty, "
         "%zu outside the frame", regions.size (), skipped, counts.empty, counts.outside);
   if (counts.over_limit && !self->warned_region_limit) {
     GST_WARNING_OBJECT (self, "more than %d regions on a frame: %zu left out (warned once)",
