@@ -82,4 +82,13 @@ void store_plane(const PlaneGeometry& g, const PlaneValues& values, void* data,
   }
 }
 
+PlaneValues finish_values(const PlaneGeometry& g, const PlaneValues& in, const PlaneValues& blurred,
+                          const SampleFinish& finish) {
+  if (!finish.active()) return blurred;
+  PlaneValues out(blurred.size());
+  for (size_t i = 0; i < blurred.size(); ++i)
+    out[i] = finish_sample(finish, blurred[i], in[i], static_cast<int>(i % g.channels));
+  return out;
+}
+
 }  // namespace cudagaussian

@@ -7,6 +7,7 @@
 
 #include "blur_params.h"
 #include "plane.h"
+#include "sample_finish.h"
 
 namespace cudagaussian {
 
@@ -26,6 +27,11 @@ PlaneValues reference_fir(const PlaneGeometry& g, const PlaneValues& in,
 // Gaussian").
 PlaneValues exact_gaussian(const PlaneGeometry& g, const PlaneValues& in, double sigma_x,
                            double sigma_y, Border border);
+
+// The finishing step over a plane (sample_finish.h): each blurred value replaced by
+// finish_sample(finish, blurred, in, its channel).
+PlaneValues finish_values(const PlaneGeometry& g, const PlaneValues& in, const PlaneValues& blurred,
+                          const SampleFinish& finish);
 
 // Round to nearest, clamp to the sample range and store (shifted back for P010-like layouts).
 void store_plane(const PlaneGeometry& g, const PlaneValues& values, void* data,

@@ -13,6 +13,7 @@
 #include "integral_box.h"
 #include "per_pixel_fir.h"
 #include "recursive_filter.h"
+#include "sample_finish_pass.h"
 #include "separable_fir.h"
 
 namespace cudagaussian {
@@ -36,6 +37,7 @@ Status plan_each_plane(const BlurSettings& s, const std::vector<PlaneSpec>& plan
     CG_TRY(plan_plane(p.geometry, plane_sigma(s.sigma_x, p.subsample_x), plane_sigma(s.sigma_y, p.subsample_y),
                       &blur));
     filters->planes.push_back(std::move(blur));
+    filters->geometry.push_back(p.geometry);
   }
   *filter = std::move(filters);
   return Status::success();
@@ -189,13 +191,22 @@ EdgeAwareSettings edge_aware_settings(const BlurSettings& s) {
   return e;
 }
 
+// Edge-aware's last passes write every plane at once in several kernels: the finishing step
+// (sharpen, channels kept) runs after them as a pass of its own over the planes that need it.
 class EdgeAwareFrames final : public FrameFilter {
  public:
   EdgeAwareBlur blur;
+  std::vector<PlaneGeometry> geometry;
+  std::vector<SampleFinish> finish;
   Status run(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst,
              cudaStream_t stream) const override {
-    return blur.run(src, dst, stream);
+    CG_TRY(blur.run(src, dst, stream));
+    for (size_t i = 0; i < finish.size() && i < src.size() && i < dst.size(); ++i)
+      if (finish[i].active())
+        CG_TRY(finish_plane(geometry[i], src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, finish[i], stream));
+    return Status::success();
   }
+  void set_finish(const std::vector<SampleFinish>& f) override { finish = f; }
 };
 
 Status check_edge_aware(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
@@ -209,6 +220,7 @@ Status plan_edge_aware(const BlurSettings& s, bool, const std::vector<PlaneSpec>
                        std::unique_ptr<FrameFilter>* filter) {
   auto edge = std::make_unique<EdgeAwareFrames>();
   CG_TRY(edge->blur.plan(edge_aware_settings(s), planes, s.sigma_x, s.sigma_y));
+  for (const PlaneSpec& p : planes) edge->geometry.push_back(p.geometry);
   *filter = std::move(edge);
   return Status::success();
 }

@@ -7,6 +7,7 @@
 #include "blur_params.h"
 #include "per_pixel_fir.h"
 #include "recursive_settings.h"
+#include "sample_finish.h"
 
 namespace cudagaussian {
 
@@ -29,12 +30,18 @@ struct BlurSettings {
   EdgeFilter edge_filter = EdgeFilter::Gaussian;
   double sigma_r = 30.0;
   int iterations = 3;
+  // Unsharp mask: out = x + sharpen (x - blur), where |x - blur| is at least sharpen_threshold
+  // (in 8-bit levels whatever the depth); 0 = the blur itself.
+  double sharpen = 0.0;
+  double sharpen_threshold = 0.0;
+  // The parts of the frame that are filtered (FramePart flags); the others are copied.
+  unsigned parts = kAllParts;
 
   // Every member, in order, without naming them: a member added above and not bound here stops
   // the build (a structured binding takes exactly as many names as there are members).
   static auto members(const BlurSettings& s) {
-    const auto& [a, b, c, d, e, f, g, h, i, j, k, l] = s;
-    return std::tie(a, b, c, d, e, f, g, h, i, j, k, l);
+    const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o] = s;
+    return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o);
   }
   bool operator==(const BlurSettings& o) const { return members(*this) == members(o); }
   bool operator!=(const BlurSettings& o) const { return !(*this == o); }

@@ -305,11 +305,13 @@ template <typename T, typename Stage>
 Status run_stages(const PlaneGeometry& g, const std::vector<Stage>& stages, const BoxTileShape* shapes,
                   Border border, const void* src, size_t src_pitch, void* dst, size_t dst_pitch, float* ping,
                   float* pong, double* prefix, WindowStart start, int forced_run, bool chained,
-                  cudaStream_t stream) {
+                  const SampleFinish& finish, cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   const Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
-  const Plane<T> out{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value};
+  const Plane<T> out =
+      finishing_plane(Plane<T>{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value}, in.data, in.pitch,
+                      finish);
   const Plane<float> buf[2] = {{ping, static_cast<size_t>(row_samples), 0, 0.0f},
                                {pong, static_cast<size_t>(row_samples), 0, 0.0f}};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
@@ -419,9 +421,9 @@ Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pit
   auto* prefix = static_cast<double*>(prefix_.get());
   if (g.bytes_per_sample == 1)
     return run_stages<uint8_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                               schedule_.window_start, schedule_.run, chained_, stream);
+                               schedule_.window_start, schedule_.run, chained_, finish_, stream);
   return run_stages<uint16_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                              schedule_.window_start, schedule_.run, chained_, stream);
+                              schedule_.window_start, schedule_.run, chained_, finish_, stream);
 }
 
 void BoxBlur::release() {

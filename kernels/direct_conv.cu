@@ -24,7 +24,7 @@ template <typename T>
 __global__ void __launch_bounds__(kTile * kTile)
 direct_kernel(const unsigned char* __restrict__ src, size_t src_pitch, unsigned char* __restrict__ dst,
               size_t dst_pitch, int width, int height, int channels, int shift, float max_value,
-              const float* __restrict__ taps, int radius, Border border) {
+              const float* __restrict__ taps, int radius, Border border, SampleFinish finish) {
   extern __shared__ float smem[];
   const int span = kTile + 2 * radius;
   const int size = 2 * radius + 1;
@@ -49,6 +49,9 @@ direct_kernel(const unsigned char* __restrict__ src, size_t src_pitch, unsigned 
       const float* row = tile + ((threadIdx.y + j) * span + threadIdx.x) * channels + c;
       for (int i = 0; i < size; ++i) acc = fmaf(k[j * size + i], row[i * channels], acc);
     }
+    // The tile's centre is this pixel's input.
+    if (finish.active())
+      acc = finish_sample(finish, acc, tile[((threadIdx.y + radius) * span + threadIdx.x + radius) * channels + c], c);
     const float v = fminf(fmaxf(floorf(acc + 0.5f), 0.0f), max_value);
     out[c] = static_cast<T>(static_cast<unsigned>(v) << shift);
   }
@@ -103,10 +106,10 @@ Status DirectConvolution::run(const void* src, size_t src_pitch, void* dst, size
   const float max_value = static_cast<float>(g.max_value());
   if (g.bytes_per_sample == 1)
     direct_kernel<uint8_t><<<grid, block, smem, stream>>>(in, src_pitch, out, dst_pitch, g.width, g.height,
-                                                          g.channels, g.shift, max_value, taps, radius_, border_);
+                                                          g.channels, g.shift, max_value, taps, radius_, border_, finish_);
   else
     direct_kernel<uint16_t><<<grid, block, smem, stream>>>(in, src_pitch, out, dst_pitch, g.width, g.height,
-                                                           g.channels, g.shift, max_value, taps, radius_, border_);
+                                                           g.channels, g.shift, max_value, taps, radius_, border_, finish_);
   CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }

@@ -67,6 +67,13 @@ class FrameBlur {
   // its default split.
   static BlurSettings resolved(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
+  // Each plane's finishing step for the settings: the unsharp mask (its threshold in the
+  // plane's sample units) and the channels of the parts not filtered.
+  static std::vector<SampleFinish> plane_finishes(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
+
+  // The largest sharpen amount.
+  static constexpr double kMaxSharpen = 10.0;
+
  private:
   BlurSettings settings_;
   Algorithm chosen_ = Algorithm::Fir;

@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "plane.h"
+#include "sample_finish.h"
 
 namespace cudagaussian {
 
@@ -16,7 +17,18 @@ struct PlaneSpec {
   // Channels that carry edges when this plane guides algorithm=edge-aware (bit c: channel c):
   // the colour channels, not alpha or padding.
   unsigned edge_channels = ~0u;
+  // The part of the frame (FramePart) each channel holds, for BlurSettings::parts: channels of
+  // a part that is not filtered are copied from the input.
+  unsigned channel_parts[4] = {kPartColor, kPartColor, kPartColor, kPartColor};
 };
+
+// The channels of `plane` that `parts` leaves unfiltered (bit c: channel c).
+inline unsigned kept_channels(const PlaneSpec& plane, unsigned parts) {
+  unsigned keep = 0;
+  for (int c = 0; c < plane.geometry.channels && c < 4; ++c)
+    if (!(plane.channel_parts[c] & parts)) keep |= 1u << c;
+  return keep;
+}
 
 struct DevicePlaneRef {
   const void* data = nullptr;

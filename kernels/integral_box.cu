@@ -48,13 +48,20 @@ __global__ void __launch_bounds__(kThreads) sat_column_kernel(SatShape s, uint64
 }
 
 // Box sums into `sums`, or (last pass) the rounded averages into the destination samples.
+// With the finishing step active, the average is finished in float from the input sample.
 template <typename T>
 __global__ void box_kernel(SatShape s, const uint64_t* sat, uint64_t* sums, T* dst, size_t dst_pitch, int shift,
-                           uint64_t denominator) {
+                           uint64_t denominator, const T* source, size_t source_pitch, float max_value,
+                           SampleFinish finish) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= s.width * s.channels || y >= s.height) return;
   const uint64_t sum = sat_box(s, sat, i / s.channels, y, i % s.channels);
-  if (dst)
+  if (dst && finish.active()) {
+    const float x = static_cast<float>(source[static_cast<size_t>(y) * source_pitch + i] >> shift);
+    const float mean = static_cast<float>(static_cast<double>(sum) / static_cast<double>(denominator));
+    const float v = fminf(fmaxf(floorf(finish_sample(finish, mean, x, i % s.channels) + 0.5f), 0.0f), max_value);
+    dst[static_cast<size_t>(y) * dst_pitch + i] = static_cast<T>(static_cast<unsigned>(v) << shift);
+  } else if (dst)
     dst[static_cast<size_t>(y) * dst_pitch + i] =
         static_cast<T>(static_cast<unsigned>(integral_box_round(sum, denominator)) << shift);
   else
@@ -64,7 +71,7 @@ __global__ void box_kernel(SatShape s, const uint64_t* sat, uint64_t* sums, T* d
 template <typename T>
 void run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std::vector<int>& ry, Border border,
                 uint64_t denominator, const void* src, size_t src_pitch, void* dst, size_t dst_pitch, uint64_t* sums,
-                uint64_t* sat, cudaStream_t stream) {
+                uint64_t* sat, const SampleFinish& finish, cudaStream_t stream) {
   const dim3 grid((g.samples_per_row() + kBlock2d.x - 1) / kBlock2d.x, (g.height + kBlock2d.y - 1) / kBlock2d.y);
   for (size_t p = 0; p < rx.size(); ++p) {
     const SatShape s{g.width, g.height, g.channels, rx[p], ry[p], border};
@@ -77,7 +84,9 @@ void run_passes(const PlaneGeometry& g, const std::vector<int>& rx, const std::v
     sat_column_kernel<<<blocks_for(static_cast<long>(s.ext_width()) * g.channels), kThreads, 0, stream>>>(s, sat);
     const bool last = p + 1 == rx.size();
     box_kernel<T><<<grid, kBlock2d, 0, stream>>>(s, sat, sums, last ? static_cast<T*>(dst) : nullptr,
-                                                 dst_pitch / sizeof(T), g.shift, denominator);
+                                                 dst_pitch / sizeof(T), g.shift, denominator,
+                                                 static_cast<const T*>(src), src_pitch / sizeof(T),
+                                                 static_cast<float>(g.max_value()), finish);
   }
 }
 
@@ -116,9 +125,9 @@ Status IntegralBoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t
   auto* sums = static_cast<uint64_t*>(sums_.get());
   auto* sat = static_cast<uint64_t*>(sat_.get());
   if (g.bytes_per_sample == 1)
-    run_passes<uint8_t>(g, radii_x_, radii_y_, border_, denominator_, src, src_pitch, dst, dst_pitch, sums, sat, stream);
+    run_passes<uint8_t>(g, radii_x_, radii_y_, border_, denominator_, src, src_pitch, dst, dst_pitch, sums, sat, finish_, stream);
   else
-    run_passes<uint16_t>(g, radii_x_, radii_y_, border_, denominator_, src, src_pitch, dst, dst_pitch, sums, sat,
+    run_passes<uint16_t>(g, radii_x_, radii_y_, border_, denominator_, src, src_pitch, dst, dst_pitch, sums, sat, finish_,
                          stream);
   return launch_check();
 }

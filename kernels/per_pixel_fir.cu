@@ -69,7 +69,8 @@ __global__ void row_pass_kernel(const unsigned char* src, size_t pitch, PlaneGeo
 // The float intermediate -> samples, along y; one thread per sample of a row.
 template <typename T, bool kIncremental>
 __global__ void column_pass_kernel(const float* src, PlaneGeometry g, float max_value, Taps taps, Border border,
-                                   unsigned char* dst, size_t pitch) {
+                                   unsigned char* dst, size_t pitch, const unsigned char* source,
+                                   size_t source_pitch, SampleFinish finish) {
   const int row_samples = g.width * g.channels;
   const int i = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= row_samples || y >= g.height) return;
@@ -80,6 +81,10 @@ __global__ void column_pass_kernel(const float* src, PlaneGeometry g, float max_
     const float t = walk.next(k);
     acc = fmaf(t, load(border_index(y - k, g.height, border)) + load(border_index(y + k, g.height, border)), acc);
   }
+  if (finish.active()) {
+    const T x = __ldg(reinterpret_cast<const T*>(source + static_cast<size_t>(y) * source_pitch) + i);
+    acc = finish_sample(finish, acc, static_cast<float>(x >> g.shift), i % g.channels);
+  }
   // Round half up, like store_plane() in the reference.
   const float v = fminf(fmaxf(floorf(acc + 0.5f), 0.0f), max_value);
   reinterpret_cast<T*>(dst + static_cast<size_t>(y) * pitch)[i] = static_cast<T>(static_cast<unsigned>(v) << g.shift);
@@ -87,11 +92,12 @@ __global__ void column_pass_kernel(const float* src, PlaneGeometry g, float max_
 
 template <typename T, bool kIncremental>
 void launch(const PlaneGeometry& g, const void* src, size_t src_pitch, void* dst, size_t dst_pitch, const Taps& tx,
-            const Taps& ty, Border border, float* intermediate, cudaStream_t stream) {
+            const Taps& ty, Border border, float* intermediate, const SampleFinish& finish, cudaStream_t stream) {
   row_pass_kernel<T, kIncremental><<<grid_for(g.width, g.height), kBlock, 0, stream>>>(
       static_cast<const unsigned char*>(src), src_pitch, g, tx, border, intermediate);
   column_pass_kernel<T, kIncremental><<<grid_for(g.width * g.channels, g.height), kBlock, 0, stream>>>(
-      intermediate, g, static_cast<float>(g.max_value()), ty, border, static_cast<unsigned char*>(dst), dst_pitch);
+      intermediate, g, static_cast<float>(g.max_value()), ty, border, static_cast<unsigned char*>(dst), dst_pitch,
+      static_cast<const unsigned char*>(src), src_pitch, finish);
 }
 
 // The one-sided half t[0..R] of gaussian_taps().
@@ -137,11 +143,11 @@ Status PerPixelFir::run(const void* src, size_t src_pitch, void* dst, size_t dst
   auto* intermediate = static_cast<float*>(intermediate_.get());
   const bool incremental = source_ == TapSource::Incremental;
   if (g.bytes_per_sample == 1) {
-    if (incremental) launch<uint8_t, true>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, stream);
-    else launch<uint8_t, false>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, stream);
+    if (incremental) launch<uint8_t, true>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, finish_, stream);
+    else launch<uint8_t, false>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, finish_, stream);
   } else {
-    if (incremental) launch<uint16_t, true>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, stream);
-    else launch<uint16_t, false>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, stream);
+    if (incremental) launch<uint16_t, true>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, finish_, stream);
+    else launch<uint16_t, false>(g, src, src_pitch, dst, dst_pitch, tx, ty, border_, intermediate, finish_, stream);
   }
   return launch_check();
 }

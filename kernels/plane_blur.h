@@ -8,6 +8,7 @@
 
 #include "cuda_status.h"
 #include "plane.h"
+#include "sample_finish.h"
 
 namespace cudagaussian {
 
@@ -38,6 +39,14 @@ class PlaneBlur {
   // take several frames in one launch overrides it (a small frame leaves the GPU partly idle and
   // each launch costs microseconds of CPU); by default, one run() per frame.
   virtual Status run_batch(const PlanePair* frames, int count, cudaStream_t stream) const;
+
+  // What the last pass does with each blurred sample before storing it (sharpen, channels
+  // kept from the input): every blur finishes its samples in the kernel that writes dst.
+  void set_finish(const SampleFinish& finish) { finish_ = finish; }
+  const SampleFinish& finish() const { return finish_; }
+
+ protected:
+  SampleFinish finish_;
 };
 
 }  // namespace cudagaussian

@@ -49,11 +49,12 @@ template <typename T>
 Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings& s,
                  const PlaneGeometry& g, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
                  float* mid, float* across, float* carries, float* column_carries, float* right,
-                 cudaStream_t stream) {
+                 const SampleFinish& finish, cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
-  Plane<T> out{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value};
+  const Plane<T> out = finishing_plane(Plane<T>{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value},
+                                       in.data, in.pitch, finish);
   const Plane<float> m = mid_plane(mid, g, false), m_margins = mid_plane(mid, g, true);
   Plane<float> a{across, static_cast<size_t>(row_samples), 0, 0.0f};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
@@ -128,9 +129,9 @@ Status RecursiveBlur::run(const void* src, size_t src_pitch, void* dst, size_t d
   auto* across = static_cast<float*>(across_.get());
   if (g.bytes_per_sample == 1)
     return run_plane<uint8_t>(passes_->x, passes_->y, settings_, g, src, src_pitch, dst, dst_pitch, mid,
-                              across, carries, column_carries, right, stream);
+                              across, carries, column_carries, right, finish_, stream);
   return run_plane<uint16_t>(passes_->x, passes_->y, settings_, g, src, src_pitch, dst, dst_pitch, mid,
-                             across, carries, column_carries, right, stream);
+                             across, carries, column_carries, right, finish_, stream);
 }
 
 void RecursiveBlur::release() {

@@ -324,9 +324,8 @@ bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, co
   begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, kSegment, p.segments, it)) return;
-  TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
-  const int step = static_cast<int>(l.step(out.pitch));
-  apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { first[i * step] = out.to_sample(v); });
+  const LineView<TOut> y(out, l, it.line);
+  apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { y.store(it.s0 + i, v); });
 }
 
 // Apply of a horizontal pass into float rows of C = 1, 2 or 4 channels: a warp's items are
@@ -435,9 +434,8 @@ bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int 
   }
   __syncthreads();
   if (!active) return;
-  TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
-  const int step = static_cast<int>(l.step(out.pitch));
-  auto store = [&](int i, float v) { first[i * step] = out.to_sample(v); };
+  const LineView<TOut> y(out, l, it.line);
+  auto store = [&](int i, float v) { y.store(it.s0 + i, v); };
   if (x.count == kSegment) segment_apply<true>(p, x, f, g, store);
   else segment_apply<false>(p, x, f, g, store);
 }

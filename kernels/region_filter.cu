@@ -66,6 +66,7 @@ struct BatchArgs {
   float* scratch;
   int block_x, block_y;  // Pixelate
   int fill[4];           // Fill, sample units
+  SampleFinish finish;   // Blur: the unsharp mask; every effect: the channels kept (not written)
 };
 
 template <typename T>
@@ -214,6 +215,8 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
   if (q >= cols || y0 >= t.rect.y1) return;
   const int xi = q / c_count, c = q - xi * c_count;
   const int x = t.rect.x0 + xi;
+  // A kept channel is the input's: apply() copied it, restore() leaves it.
+  if (kMode != PixelMode::Restore && ((b.finish.keep >> c) & 1u)) return;
   const RegionEntry self = b.regions[t.region];
 
   float effect[kRegionRowsPerThread] = {};
@@ -272,8 +275,10 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
       v = region_blend(old[o], in[o], w * (1.0 - kept), p.max_value);
     } else {
       int e;
-      if constexpr (kMode == PixelMode::Blur)
-        e = static_cast<int>(fminf(fmaxf(floorf(effect[o] + 0.5f), 0.0f), static_cast<float>(p.max_value)));
+      if constexpr (kMode == PixelMode::Blur) {
+        const float finished = finish_sample(b.finish, effect[o], static_cast<float>(in[o]), c);
+        e = static_cast<int>(fminf(fmaxf(floorf(finished + 0.5f), 0.0f), static_cast<float>(p.max_value)));
+      }
       else if constexpr (kMode == PixelMode::Pixelate)
         e = value[o];
       else
@@ -481,6 +486,7 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     b.scratch = static_cast<float*>(st.floats.get());
     b.block_x = pt.plan.block_x;
     b.block_y = pt.plan.block_y;
+    if (pass == RegionPass::Apply) b.finish = region_finish(settings, p, g.max_value());
     if (settings.effect == RegionEffect::Fill && pass == RegionPass::Apply)
       for (int c = 0; c < 4; ++c) b.fill[c] = settings.fill[p][c];
     if (g.bytes_per_sample == 1)

@@ -193,7 +193,8 @@ template <int C, typename T>
 __device__ __forceinline__ void row_block(const float* row, int group, int first_pixel, int width,
                                           const float* __restrict__ padded, int radius,
                                           unsigned char* out_row, float max_value, int shift,
-                                          int align) {
+                                          int align, const unsigned char* source_row,
+                                          const SampleFinish& finish) {
   float acc[C][kRowBlock];
 #pragma unroll
   for (int c = 0; c < C; ++c)
@@ -224,6 +225,15 @@ __device__ __forceinline__ void row_block(const float* row, int group, int first
 
   const int x = first_pixel + group * kRowBlock;
   T* out = reinterpret_cast<T*>(out_row) + static_cast<size_t>(x) * C;
+  if (finish.active()) {  // the last pass's finishing step, from the input samples
+    const T* in = reinterpret_cast<const T*>(source_row) + static_cast<size_t>(x) * C;
+#pragma unroll
+    for (int p = 0; p < kRowBlock; ++p)
+      if (x + p < width)
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          acc[c][p] = finish_sample(finish, acc[c][p], static_cast<float>(__ldg(in + p * C + c) >> shift), c);
+  }
   if (x + kRowBlock <= width) {
     union {
       T s[kRowBlock * C];
@@ -253,6 +263,10 @@ struct RowParams {
   float max_value;
   int shift;
   int align;  // largest power of two (<= 16) dividing dst and dst_pitch
+  // The finishing step (sample_finish.h) and, where it is active, the frame's input plane.
+  SampleFinish finish;
+  const unsigned char* source;
+  size_t source_pitch;
 };
 
 // The frames of one fused launch: blockIdx.z picks one. They share geometry and pitches.
@@ -300,7 +314,7 @@ fused_kernel(FusedFrames frames, size_t src_pitch, int width, int height,
     if (y >= height || first_pixel + group * kRowBlock >= width) continue;
     row_block<C, T>(tile + r * stride, group, first_pixel, width, row.padded_taps, row.radius,
                     row.dst + static_cast<size_t>(y) * row.dst_pitch, row.max_value, row.shift,
-                    row.align);
+                    row.align, src + static_cast<size_t>(y) * src_pitch, row.finish);
   }
 }
 
@@ -347,7 +361,8 @@ __global__ void row_kernel(const float* __restrict__ src, int width, int height,
     if (y < height && first_pixel + threadIdx.x * kRowBlock < width)
       row_block<C, T>(rows + threadIdx.y * stride, threadIdx.x, first_pixel, width,
                       row.padded_taps, row.radius, row.dst + static_cast<size_t>(y) * row.dst_pitch,
-                      row.max_value, row.shift, row.align);
+                      row.max_value, row.shift, row.align, row.source + static_cast<size_t>(y) * row.source_pitch,
+                      row.finish);
     __syncthreads();  // the next rows overwrite the staging
   }
 }
@@ -547,7 +562,7 @@ Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t 
         align = std::min(align, alignment_of(f.dst, f.dst_pitch));
       }
       const RowParams row{taps, radius_x_, nullptr, f0.dst_pitch,
-                          static_cast<float>(g.max_value()), g.shift, align};
+                          static_cast<float>(g.max_value()), g.shift, align, finish_, nullptr, 0};
       fused_kernel_for(g, tile_rows)<<<dim3(grid.x, grid.y, n), fused_threads(tile_rows),
                                        smem_bytes_, stream>>>(
           batch, f0.src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
@@ -572,7 +587,8 @@ Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t 
         tmp, padded_y, radius_y_, border_);
     CG_CUDA_TRY(cudaGetLastError());
     const RowParams row{taps, radius_x_, static_cast<unsigned char*>(f.dst), f.dst_pitch,
-                        static_cast<float>(g.max_value()), g.shift, alignment_of(f.dst, f.dst_pitch)};
+                        static_cast<float>(g.max_value()), g.shift, alignment_of(f.dst, f.dst_pitch),
+                        finish_, static_cast<const unsigned char*>(f.src), f.src_pitch};
     row_kernel_for(g)<<<r_grid, dim3(kRowThreads, rows_per_block_), smem_bytes_, stream>>>(
         tmp, g.width, g.height, border_, row);
     CG_CUDA_TRY(cudaGetLastError());

@@ -32,8 +32,8 @@ std::vector<int> widths(const std::vector<int>& radii) {
 // Both box blurs compute the same iterated boxes (the integral one exactly, as the reference).
 Status run_boxes(const PlaneGeometry& geometry, const std::vector<int>& radii_x,
                  const std::vector<int>& radii_y, Border border, const void* src, size_t src_pitch,
-                 void* dst, size_t dst_pitch) {
-  return cpu_plane_run(geometry, src, src_pitch, dst, dst_pitch, [&](const PlaneValues& in) {
+                 void* dst, size_t dst_pitch, const SampleFinish& finish) {
+  return cpu_plane_run(geometry, src, src_pitch, dst, dst_pitch, finish, [&](const PlaneValues& in) {
     return reference_box(geometry, in, widths(radii_x), widths(radii_y), border);
   });
 }
@@ -55,7 +55,7 @@ Status BoxBlur::plan(const PlaneGeometry& geometry, const std::vector<int>& widt
 
 Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, cudaStream_t) const {
   if (!planned_) return Status::invalid("BoxBlur::run before a successful plan()");
-  return run_boxes(geometry_, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch);
+  return run_boxes(geometry_, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, finish_);
 }
 
 void BoxBlur::release() {
@@ -78,7 +78,7 @@ Status IntegralBoxBlur::plan(const PlaneGeometry& geometry, const std::vector<in
 
 Status IntegralBoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, cudaStream_t) const {
   if (!planned_) return Status::invalid("IntegralBoxBlur::run before a successful plan()");
-  return run_boxes(geometry_, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch);
+  return run_boxes(geometry_, radii_x_, radii_y_, border_, src, src_pitch, dst, dst_pitch, finish_);
 }
 
 void IntegralBoxBlur::release() {

@@ -33,14 +33,16 @@ inline Status check_kernel_access(const void* plane, const char* what) {
                          " given the " + what + " plane in memory of device " + std::to_string(device));
 }
 
+// compute(input values) -> blurred values, finished as the kernels' last pass does.
 template <typename Compute>
 Status cpu_plane_run(const PlaneGeometry& g, const void* src, size_t src_pitch, void* dst,
-                     size_t dst_pitch, Compute compute) {
+                     size_t dst_pitch, const SampleFinish& finish, Compute compute) {
   CG_TRY(check_run_arguments(g, src, src_pitch, dst, dst_pitch));
   CG_TRY(check_kernel_access(src, "source"));
   CG_TRY(check_kernel_access(dst, "target"));
   try {
-    store_plane(g, compute(read_plane(g, src, src_pitch)), dst, dst_pitch);
+    const PlaneValues in = read_plane(g, src, src_pitch);
+    store_plane(g, finish_values(g, in, compute(in), finish), dst, dst_pitch);
   } catch (const std::exception& e) {
     return Status::invalid(std::string("stand-in reference refused the plane: ") + e.what());
   }

@@ -56,7 +56,7 @@ Status EdgeAwareBlur::run(const std::vector<DevicePlaneRef>& src, const std::vec
     const PlaneSpec& p = planes[i];
     const EdgeSpacing spacing =
         i == 0 ? guide : resample_edge_spacing(guide, p.geometry.width, p.geometry.height, p.subsample_x, p.subsample_y);
-    CG_TRY(cpu_plane_run(p.geometry, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch,
+    CG_TRY(cpu_plane_run(p.geometry, src[i].data, src[i].pitch, dst[i].data, dst[i].pitch, SampleFinish(),
                          [&](const PlaneValues& in) {
                            return reference_edge_aware(p.geometry, in, spacing, s.filter,
                                                        plan_->sigma_x / p.subsample_x,

@@ -39,7 +39,7 @@ Status SeparableFir::run(const void* src, size_t src_pitch, void* dst, size_t ds
   if (!planned_) return Status::invalid("SeparableFir::run before a successful plan()");
   const std::vector<double> tx = load_doubles(taps_, 0, 2 * radius_x_ + 1);
   const std::vector<double> ty = load_doubles(taps_, taps_y_offset_, 2 * radius_y_ + 1);
-  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, [&](const PlaneValues& in) {
+  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, finish_, [&](const PlaneValues& in) {
     return reference_fir(geometry_, in, tx, ty, border_);
   });
 }
@@ -80,7 +80,7 @@ Status PerPixelFir::run(const void* src, size_t src_pitch, void* dst, size_t dst
   if (!planned_) return Status::invalid("PerPixelFir::run before a successful plan()");
   const std::vector<double> tx = load_doubles(taps_, 0, 2 * radius_x_ + 1);
   const std::vector<double> ty = load_doubles(taps_, 2 * radius_x_ + 1, 2 * radius_y_ + 1);
-  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, [&](const PlaneValues& in) {
+  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, finish_, [&](const PlaneValues& in) {
     return reference_fir(geometry_, in, tx, ty, border_);
   });
 }
@@ -113,7 +113,7 @@ Status DirectConvolution::run(const void* src, size_t src_pitch, void* dst, size
   if (!planned_) return Status::invalid("DirectConvolution::run before a successful plan()");
   const int size = 2 * radius_ + 1;
   const std::vector<double> kernel = load_doubles(taps_, 0, static_cast<size_t>(size) * size);
-  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, [&](const PlaneValues& in) {
+  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, finish_, [&](const PlaneValues& in) {
     return reference_direct(geometry_, in, kernel, size, border_);
   });
 }

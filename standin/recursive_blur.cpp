@@ -31,7 +31,7 @@ Status RecursiveBlur::plan(const PlaneGeometry& geometry, const RecursiveSetting
 
 Status RecursiveBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, cudaStream_t) const {
   if (!planned_) return Status::invalid("RecursiveBlur::run before a successful plan()");
-  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, [&](const PlaneValues& in) {
+  return cpu_plane_run(geometry_, src, src_pitch, dst, dst_pitch, finish_, [&](const PlaneValues& in) {
     return reference_recursive(geometry_, in, settings_.filter, passes_->sigma_x, passes_->sigma_y,
                                settings_.start);
   });

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What a blur's last pass does with each blurred value before it rounds and stores it: the
+// unsharp mask (sharpen) and the channels a plane keeps from its input (the parts of the frame
+// that are not filtered). The kernels (float) and the CPU references (double) run the same
+// function, so both finish a sample alike.
+#pragma once
+
+#include <cmath>
+
+#include "border.h"  // CG_HOST_DEVICE
+
+namespace cudagaussian {
+
+// The parts of a frame a blur may filter (the element's `planes` flags).
+enum FramePart : unsigned {
+  kPartLuma = 1u << 0,    // Y, and gray formats
+  kPartChroma = 1u << 1,  // U and V
+  kPartColor = 1u << 2,   // R, G and B (and the padding byte of RGBx formats)
+  kPartAlpha = 1u << 3,
+  kAllParts = kPartLuma | kPartChroma | kPartColor | kPartAlpha,
+};
+
+struct SampleFinish {
+  float amount = 0.0f;     // unsharp mask: out = x + amount (x - blur); 0: out = blur
+  float threshold = 0.0f;  // where |x - blur| is below it (sample units), out = x
+  unsigned keep = 0u;      // bit c: channel c is copied from the input, not filtered
+
+  CG_HOST_DEVICE bool active() const { return amount != 0.0f || keep != 0u; }
+  // Every channel of a plane of `channels` kept: the plane is a copy of its input.
+  CG_HOST_DEVICE bool keeps_all(int channels) const {
+    const unsigned all = (1u << channels) - 1u;
+    return (keep & all) == all;
+  }
+  bool operator==(const SampleFinish& o) const {
+    return amount == o.amount && threshold == o.threshold && keep == o.keep;
+  }
+};
+
+// The value to round and store for a sample of channel `channel` whose input is `x` and whose
+// blur is `blurred` (both in sample units, unrounded). Rounding and clamping to the format's
+// range follow, as for a plain blur.
+template <typename T>
+CG_HOST_DEVICE inline T finish_sample(const SampleFinish& f, T blurred, T x, int channel) {
+  if ((f.keep >> channel) & 1u) return x;
+  if (f.amount == 0.0f) return blurred;
+  const T detail = x - blurred;
+  if (fabs(detail) < static_cast<T>(f.threshold)) return x;
+  return x + static_cast<T>(f.amount) * detail;
+}
+
+// A threshold in 8-bit levels as sample units of a format whose largest value is max_value
+// (x 4 for 10-bit samples, x 257 / 256 ~ 256 for 16-bit).
+inline double threshold_in_samples(double levels_8bit, int max_value) {
+  return levels_8bit * (max_value + 1.0) / 256.0;
+}
+
+}  // namespace cudagaussian
