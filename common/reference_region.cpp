@@ -21,7 +21,7 @@ int round_to_sample(double v, int max_value) {
 // per row). The horizontal pass runs over the rows the vertical pass reaches; both passes sum in
 // the order reference_fir does, so the values equal the whole-frame FIR's bit for bit.
 std::vector<int> region_blur(const RegionPlane& plane, const PlaneValues& in, const Region& region,
-                             const PlaneRect& rect, double truncate) {
+                             const PlaneRect& rect, double truncate, const SampleFinish& finish) {
   const PlaneGeometry& g = plane.geometry;
   const int w = g.width, h = g.height, c = g.channels, n = g.samples_per_row();
   const std::vector<double> tx = region_taps(region.sigma_x, plane.subsample_x, truncate);
@@ -44,7 +44,8 @@ std::vector<int> region_blur(const RegionPlane& plane, const PlaneValues& in, co
       double acc = 0.0;
       for (int k = -ry; k <= ry; ++k)
         acc += ty[k + ry] * tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1) - row0) * cols + i];
-      out[static_cast<size_t>(y - rect.y0) * cols + i] = round_to_sample(acc, g.max_value());
+      const double x = in[static_cast<size_t>(y) * n + rect.x0 * c + i];
+      out[static_cast<size_t>(y - rect.y0) * cols + i] = round_to_sample(finish_sample(finish, acc, x, i % c), g.max_value());
     }
   return out;
 }
@@ -111,6 +112,9 @@ std::vector<PlaneValues> reference_region_apply(const std::vector<RegionPlane>& 
     const PlaneGeometry& g = plane.geometry;
     const int c = g.channels, n = g.samples_per_row(), max_value = g.max_value();
     const RegionOwners owners = region_owners(plane, regions);
+    SampleFinish finish = region_finish(settings, p, max_value);
+    const unsigned keep = finish.keep;
+    finish.keep = 0;  // kept channels are skipped below, under every effect
     // Effect values: per region for the blur (over its rectangle), per block for pixelate.
     std::vector<std::vector<int>> blurs(regions.size());
     std::vector<PlaneRect> rects(regions.size());
@@ -119,7 +123,7 @@ std::vector<PlaneValues> reference_region_apply(const std::vector<RegionPlane>& 
     if (settings.effect == RegionEffect::Blur) {
       for (size_t r = 0; r < regions.size(); ++r) {
         rects[r] = region_plane_rect(regions[r].box, plane.subsample_x, plane.subsample_y, g.width, g.height);
-        if (!rects[r].empty()) blurs[r] = region_blur(plane, src[p], regions[r], rects[r], settings.truncate);
+        if (!rects[r].empty()) blurs[r] = region_blur(plane, src[p], regions[r], rects[r], settings.truncate, finish);
       }
     } else if (settings.effect == RegionEffect::Pixelate) {
       bx = pixelate_block_side(settings.pixel_size, plane.subsample_x);
@@ -133,6 +137,7 @@ std::vector<PlaneValues> reference_region_apply(const std::vector<RegionPlane>& 
         const int r = owners.owner[i];
         if (r < 0) continue;
         for (int ch = 0; ch < c; ++ch) {
+          if ((keep >> ch) & 1u) continue;
           int effect = 0;
           switch (settings.effect) {
             case RegionEffect::Blur: {

@@ -9,6 +9,7 @@
 
 #include "plane.h"
 #include "region_mask.h"
+#include "sample_finish.h"
 
 namespace cudagaussian {
 
@@ -27,7 +28,24 @@ struct RegionEffectSettings {
   int pixel_size = 16;    // Pixelate: block side in luma pixels, blocks on the frame's grid
   // Fill: the value of each channel of each plane, in sample units (stored value >> shift).
   std::vector<std::array<int, 4>> fill;
+  // Blur: the unsharp mask of the region's blur (sample_finish.h); threshold in 8-bit levels.
+  double sharpen = 0.0;
+  double sharpen_threshold = 0.0;
+  // Per plane, bit c: channel c keeps the input under every effect (a part not filtered).
+  // Empty: every channel takes the effect.
+  std::vector<unsigned> keep;
 };
+
+// The finishing step of plane `plane` (of largest sample max_value) under the effect.
+inline SampleFinish region_finish(const RegionEffectSettings& s, size_t plane, int max_value) {
+  SampleFinish f;
+  if (s.effect == RegionEffect::Blur) {
+    f.amount = static_cast<float>(s.sharpen);
+    f.threshold = static_cast<float>(threshold_in_samples(s.sharpen_threshold, max_value));
+  }
+  f.keep = plane < s.keep.size() ? s.keep[plane] : 0u;
+  return f;
+}
 
 // One plane as the region effects see it: its geometry and how many luma pixels one of its
 // pixels spans (kernels/frame_planes.h's PlaneSpec without the GPU-only fields).
