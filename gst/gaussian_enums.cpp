@@ -157,3 +157,23 @@ gst_cuda_gaussian_box_method_get_type (void)
   }
   return type;
 }
+
+GType
+gst_cuda_gaussian_planes_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {cg::kPartLuma, "Luma (Y) of YUV formats, and gray formats", "luma"},
+    {cg::kPartChroma, "Chroma (U and V) of YUV formats", "chroma"},
+    {cg::kPartColor, "R, G and B of RGB formats", "color"},
+    {cg::kPartAlpha, "Alpha of formats that have it (left out by default: it passes through)",
+        "alpha"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstCudaGaussianPlanes", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}

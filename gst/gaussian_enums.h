@@ -28,4 +28,8 @@ GType gst_cuda_gaussian_coefficients_get_type (void);
 #define GST_TYPE_CUDA_GAUSSIAN_BOX_METHOD (gst_cuda_gaussian_box_method_get_type ())
 GType gst_cuda_gaussian_box_method_get_type (void);
 
+/* Flags: the parts of the frame that are filtered (cudagaussian::FramePart). */
+#define GST_TYPE_CUDA_GAUSSIAN_PLANES (gst_cuda_gaussian_planes_get_type ())
+GType gst_cuda_gaussian_planes_get_type (void);
+
 G_END_DECLS

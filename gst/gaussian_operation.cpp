@@ -25,7 +25,8 @@ static bool
 same_effect (const cg::RegionEffectSettings & a, const cg::RegionEffectSettings & b)
 {
   return a.effect == b.effect && a.truncate == b.truncate && a.pixel_size == b.pixel_size &&
-      a.fill == b.fill;
+      a.fill == b.fill && a.sharpen == b.sharpen && a.sharpen_threshold == b.sharpen_threshold &&
+      a.keep == b.keep;
 }
 
 /* Whether the frame needs a whole-frame blur (FrameBlur). */
@@ -50,6 +51,8 @@ bool
 GaussianSettings::passes_through () const
 {
   const bool no_blur = blur.sigma_x == 0.0 && blur.sigma_y == 0.0;
+  if ((blur.parts & cg::kAllParts) == 0)
+    return true;                /* nothing filtered */
   switch (mode) {
     case RegionMode::Frame:
       return no_blur;

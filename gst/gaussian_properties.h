@@ -36,6 +36,10 @@ struct RegionProperties
   guint hold = 0;
 };
 
+/* planes: every part but alpha, which passes through. */
+constexpr guint kDefaultPlanes = cudagaussian::kPartLuma | cudagaussian::kPartChroma |
+    cudagaussian::kPartColor;
+
 struct GaussianProperties
 {
   double sigma = 2.0;
@@ -50,6 +54,9 @@ struct GaussianProperties
   cudagaussian::EdgeFilter edge_filter = cudagaussian::EdgeFilter::Gaussian;
   cudagaussian::TapSource coefficients = cudagaussian::TapSource::Table;
   cudagaussian::BoxMethod box_method = cudagaussian::BoxMethod::RunningSum;
+  double sharpen = 0.0;
+  double sharpen_threshold = 0.0;
+  guint planes = kDefaultPlanes;
   RegionProperties region;
 
   GaussianProperties ()

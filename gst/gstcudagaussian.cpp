@@ -210,6 +210,9 @@ gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
   s.edge_filter = props.edge_filter;
   s.coefficients = props.coefficients;
   s.box_method = props.box_method;
+  s.sharpen = props.sharpen;
+  s.sharpen_threshold = props.sharpen_threshold;
+  s.parts = props.planes;
 
   const RegionProperties & rp = props.region;
   settings->mode = rp.mode;
@@ -235,6 +238,10 @@ gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
   settings->effect.effect = rp.effect;
   settings->effect.truncate = s.truncate;
   settings->effect.pixel_size = rp.pixel_size;
+  settings->effect.sharpen = s.sharpen;
+  settings->effect.sharpen_threshold = s.sharpen_threshold;
+  for (const cg::PlaneSpec & p : *self->planes)
+    settings->effect.keep.push_back (cg::kept_channels (p, s.parts));
   if (rp.effect == cg::RegionEffect::Fill)
     settings->effect.fill = gst_cuda_gaussian_fill_values (&filter->in_info, rp.fill_color);
   return settings;
@@ -322,6 +329,8 @@ gst_cuda_gaussian_class_init (GstCudaGaussianClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_ALGORITHM,
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_BORDER,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_PLANES,
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSSIAN_START_UP,
       (GstPluginAPIFlags) 0);

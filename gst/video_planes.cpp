@@ -43,6 +43,25 @@ gst_cuda_gaussian_plane_specs (const GstVideoInfo * info,
     spec.subsample_y = 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
     if (!spec.geometry.valid ())
       return FALSE;
+    /* The part each channel holds; a channel no component sits in (the x of RGBx) goes
+     * with the colour. */
+    for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane)
+        continue;
+      const guint channel = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) / (guint) bytes;
+      if (channel >= 4)
+        continue;
+      unsigned part;
+      if (c == GST_VIDEO_COMP_A)
+        part = cudagaussian::kPartAlpha;
+      else if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo))
+        part = cudagaussian::kPartColor;
+      else if (c == GST_VIDEO_COMP_Y)
+        part = cudagaussian::kPartLuma;   /* Y, and gray */
+      else
+        part = cudagaussian::kPartChroma;
+      spec.channel_parts[channel] = part;
+    }
     /* Edge-aware guide: the R, G and B samples of an RGB pixel, not alpha or padding. */
     if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo)) {
       spec.edge_channels = 0;
