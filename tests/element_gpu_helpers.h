@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "default_planes.h"
 #include "element_test_basics.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
@@ -91,13 +92,13 @@ reference_frame (const GstVideoInfo & info, GstBuffer * in, const Blur & b, std:
     const double sx = b.sigma / ps.subsample_x, sy = b.sy () / ps.subsample_y;
     cg::PlaneValues src = cg::read_plane (ps.geometry, GST_VIDEO_FRAME_PLANE_DATA (&f, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&f, p));
-    if (alg == cg::Algorithm::Fir)
-      out.push_back (cg::reference_fir (ps.geometry, src,
-              cg::gaussian_taps (sx, cg::fir_radius (sx, b.truncate)),
-              cg::gaussian_taps (sy, cg::fir_radius (sy, b.truncate)), b.border));
-    else
-      out.push_back (cg::reference_recursive (ps.geometry, src, cg::recursive_filter_of (alg),
-              sx, sy, cg::StartUp::Exact));
+    cg::PlaneValues blurred = alg == cg::Algorithm::Fir ?
+        cg::reference_fir (ps.geometry, src,
+        cg::gaussian_taps (sx, cg::fir_radius (sx, b.truncate)),
+        cg::gaussian_taps (sy, cg::fir_radius (sy, b.truncate)), b.border) :
+        cg::reference_recursive (ps.geometry, src, cg::recursive_filter_of (alg), sx, sy,
+        cg::StartUp::Exact);
+    out.push_back (with_default_planes (ps, src, std::move (blurred)));
   }
   gst_video_frame_unmap (&f);
   return out;

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "default_planes.h"
 #include "fir_taps.h"
 #include "reference_blur.h"
 #include "region_filter.h"
@@ -123,6 +124,8 @@ check_regions (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out,
         it = blurred.emplace (key, fir_plane (ps, src, sx, sy, e.effect.truncate)).first;
       return it->second;
     };
+    /* The default planes leave alpha as it is, under every effect. */
+    const unsigned keep = cg::kept_channels (ps, kDefaultPlanes);
     for (int y = 0; y < g.height && wrong.empty (); ++y) {
       for (int x = 0; x < g.width && wrong.empty (); ++x) {
         int owner = -1;
@@ -144,10 +147,11 @@ check_regions (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out,
                 g.max_value ());
           else
             effect = s;
-          const int expected = e.mode == Mode::Inside ?
+          const bool kept = (keep >> c) & 1u;
+          const int expected = kept ? s : e.mode == Mode::Inside ?
               cg::region_blend (s, effect, w, g.max_value ()) :
               cg::region_blend (effect, s, w, g.max_value ());
-          const bool untouched = e.mode == Mode::Inside ? w <= 0.0 : w >= 1.0;
+          const bool untouched = kept || (e.mode == Mode::Inside ? w <= 0.0 : w >= 1.0);
           const double err = std::fabs (got[i] - expected);
           if (untouched && got[i] != s)
             wrong = "plane " + std::to_string (p) + " (" + std::to_string (x) + "," +

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "default_planes.h"
 #include "device_memory.h"
 #include "element_test_basics.h"
 #include "fir_taps.h"
@@ -66,9 +67,9 @@ max_error_vs_reference (const GstVideoInfo * info, GstBuffer * in, GstBuffer * o
     const double sx = sigma / s.subsample_x, sy = sigma_y / s.subsample_y;
     cg::PlaneValues src = cg::read_plane (s.geometry,
         GST_VIDEO_FRAME_PLANE_DATA (&fin, p), GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p));
-    cg::PlaneValues ref = cg::reference_fir (s.geometry, src,
+    cg::PlaneValues ref = cgt::with_default_planes (s, src, cg::reference_fir (s.geometry, src,
         cg::gaussian_taps (sx, cg::fir_radius (sx, truncate)),
-        cg::gaussian_taps (sy, cg::fir_radius (sy, truncate)), border);
+        cg::gaussian_taps (sy, cg::fir_radius (sy, truncate)), border));
     cg::PlaneValues got = cg::read_plane (s.geometry,
         GST_VIDEO_FRAME_PLANE_DATA (&fout, p), GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
     for (size_t i = 0; i < ref.size (); i++)
@@ -385,7 +386,8 @@ check_planes (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out,
     const cg::PlaneGeometry & g = specs[p].geometry;
     const cg::PlaneValues src = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fin, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&fin, p));
-    const cg::PlaneValues ref = reference (p, specs[p], src);
+    const cg::PlaneValues ref = cgt::with_default_planes (specs[p], src, reference (p, specs[p],
+            src));
     const cg::PlaneValues got = cg::read_plane (g, GST_VIDEO_FRAME_PLANE_DATA (&fout, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&fout, p));
     double worst = 0;

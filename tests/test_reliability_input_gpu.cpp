@@ -218,8 +218,9 @@ check_sampled_rows (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out, 
     const int y0 = std::max (0, y - r), y1 = std::min (g.height - 1, y + r);
     cg::PlaneGeometry band = g;
     band.height = y1 - y0 + 1;
-    cg::PlaneValues ref = cg::reference_fir (band, cg::read_plane (band, src + y0 * in_stride,
-            in_stride), taps, taps, cg::Border::Replicate);
+    const cg::PlaneValues band_src = cg::read_plane (band, src + y0 * in_stride, in_stride);
+    cg::PlaneValues ref = cgt::with_default_planes (specs[0], band_src, cg::reference_fir (band,
+            band_src, taps, taps, cg::Border::Replicate));
     cg::PlaneGeometry row = g;
     row.height = 1;
     cg::PlaneValues got = cg::read_plane (row, dst + (size_t) y * out_stride, out_stride);

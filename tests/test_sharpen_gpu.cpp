@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// GPU test of FrameBlur's finishing step: the unsharp mask (sharpen, its threshold, clamping) and
+// the parts of a frame left unfiltered, for every algorithm, against finish_values() over the
+// algorithm's double reference. Outputs poisoned first (frame_run_gpu.h); sharpened samples
+// within 1 LSB, unfiltered channels and planes bit-exact. Skips (exit 77) without a CUDA device.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "box_widths.h"
+#include "check.h"
+#include "fir_taps.h"
+#include "frame_run_gpu.h"
+#include "reference_blur.h"
+#include "reference_box.h"
+#include "reference_recursive.h"
+
+using namespace cudagaussian;
+using cgtest::HostPlane;
+
+namespace {
+
+PlaneSpec spec(int w, int h, int c, int bytes = 1, int shift = 0, int sub = 1) {
+  PlaneSpec p;
+  p.geometry.width = w, p.geometry.height = h, p.geometry.channels = c;
+  p.geometry.bytes_per_sample = bytes, p.geometry.shift = shift;
+  p.subsample_x = p.subsample_y = sub;
+  return p;
+}
+
+// The unrounded blur of one plane by the settings' algorithm (as FrameBlur plans it).
+PlaneValues reference_blur_of(const BlurSettings& s, const PlaneSpec& p, const PlaneValues& in) {
+  const PlaneGeometry& g = p.geometry;
+  const double sx = plane_sigma(s.sigma_x, p.subsample_x), sy = plane_sigma(s.sigma_y, p.subsample_y);
+  const std::vector<double> tx = gaussian_taps(sx, fir_radius(sx, s.truncate));
+  const std::vector<double> ty = gaussian_taps(sy, fir_radius(sy, s.truncate));
+  switch (FrameBlur::resolve(s, {p})) {
+    case Algorithm::Fir:
+      return reference_fir(g, in, tx, ty, s.border);
+    case Algorithm::Direct: {
+      const int size = static_cast<int>(std::max(tx.size(), ty.size()));
+      std::vector<double> k(static_cast<size_t>(size) * size, 0.0);
+      const int ox = (size - static_cast<int>(tx.size())) / 2, oy = (size - static_cast<int>(ty.size())) / 2;
+      for (size_t j = 0; j < ty.size(); ++j)
+        for (size_t i = 0; i < tx.size(); ++i) k[(j + oy) * size + (i + ox)] = ty[j] * tx[i];
+      return reference_direct(g, in, k, size, s.border);
+    }
+    case Algorithm::Box:
+      return reference_box(g, in, box_widths(sx, s.box_passes), box_widths(sy, s.box_passes), s.border);
+    default:
+      return reference_recursive(g, in, recursive_filter_of(s.algorithm), sx, sy, StartUp::Exact);
+  }
+}
+
+double rounded(double v, int max_value) { return std::clamp(std::floor(v + 0.5), 0.0, double(max_value)); }
+
+struct Outcome {
+  bool ran = false;
+  double worst = 0.0;     // largest |got - reference| over filtered samples
+  long kept_changed = 0;  // kept samples that differ from the input (must be 0)
+  long clamped_low = 0, clamped_high = 0, unchanged = 0;
+};
+
+// Runs FrameBlur with `s` on `in` and compares every plane with finish_values() over the
+// algorithm's reference (or, with `base` set, over those planes: a blur the GPU already made).
+Outcome run_and_compare(const BlurSettings& s, const std::vector<PlaneSpec>& specs, const std::vector<HostPlane>& in,
+                        const std::vector<PlaneValues>* base = nullptr) {
+  Outcome o;
+  std::vector<std::vector<uint8_t>> out;
+  std::string error;
+  if (!cgtest::run_gpu(s, specs, in, out, error)) {
+    std::printf("  run failed: %s\n", error.c_str());
+    return o;
+  }
+  o.ran = true;
+  const std::vector<SampleFinish> finishes = FrameBlur::plane_finishes(s, specs);
+  for (size_t p = 0; p < specs.size(); ++p) {
+    const PlaneGeometry& g = specs[p].geometry;
+    const PlaneValues src = read_plane(g, in[p].bytes.data(), in[p].pitch);
+    const PlaneValues blurred = base ? (*base)[p] : reference_blur_of(s, specs[p], src);
+    const PlaneValues want = finish_values(g, src, blurred, finishes[p]);
+    const PlaneValues got = read_plane(g, out[p].data(), in[p].pitch);
+    const bool whole_plane_kept = finishes[p].keeps_all(g.channels);
+    for (size_t i = 0; i < got.size(); ++i) {
+      const int c = static_cast<int>(i % g.channels);
+      if ((finishes[p].keep >> c) & 1u) {
+        o.kept_changed += got[i] != src[i];
+        continue;
+      }
+      o.worst = std::max(o.worst, std::fabs(got[i] - rounded(want[i], g.max_value())));
+      o.clamped_low += got[i] == 0 && want[i] < -0.5;
+      o.clamped_high += got[i] == g.max_value() && want[i] > g.max_value() + 0.5;
+      o.unchanged += got[i] == src[i];
+    }
+    // A plane left alone is copied byte for byte (stored low bits included).
+    if (whole_plane_kept)
+      for (int y = 0; y < g.height; ++y)
+        o.kept_changed += !std::equal(out[p].begin() + y * in[p].pitch, out[p].begin() + y * in[p].pitch + g.row_bytes(),
+                                      in[p].bytes.begin() + y * in[p].pitch);
+  }
+  return o;
+}
+
+const Algorithm kAlgorithms[] = {Algorithm::Fir,          Algorithm::Deriche, Algorithm::YoungVanVliet,
+                                 Algorithm::YoungVanVliet1995, Algorithm::Box, Algorithm::Direct};
+
+}  // namespace
+
+CG_TEST(sharpen_matches_reference_every_algorithm) {
+  // RGBA and gray at odd sizes, amount 0.8 and 2.5, with and without a threshold.
+  const PlaneSpec shapes[] = {spec(1, 1, 4), spec(3, 2, 1), spec(385, 289, 4), spec(97, 61, 3)};
+  uint32_t seed = 10;
+  for (Algorithm a : kAlgorithms)
+    for (const PlaneSpec& shape : shapes)
+      for (double amount : {0.8, 2.5})
+        for (double threshold : {0.0, 6.0}) {
+          BlurSettings s;
+          s.algorithm = a;
+          s.sigma_x = s.sigma_y = a == Algorithm::Direct ? 1.5 : 3.0;
+          s.sharpen = amount;
+          s.sharpen_threshold = threshold;
+          const std::vector<PlaneSpec> specs{shape};
+          const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 5, seed++)};
+          const Outcome o = run_and_compare(s, specs, in);
+          CHECK_MSG(o.ran && o.worst <= 1.0, "%s %dx%dx%d sharpen %g threshold %g: max diff %g",
+                    algorithm_name(a), shape.geometry.width, shape.geometry.height, shape.geometry.channels,
+                    amount, threshold, o.worst);
+        }
+}
+
+CG_TEST(sharpen_full_hd_fir_and_deriche) {
+  // The kernels algorithm=auto picks at 1921x1081 RGBA (the fused FIR, Deriche block-parallel),
+  // and the two-pass FIR beyond the fused radius.
+  const PlaneSpec shape = spec(1921, 1081, 4);
+  const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 12, 77)};
+  for (double sigma : {1.5, 6.0, 20.0}) {
+    for (Algorithm a : {Algorithm::Auto, Algorithm::Fir}) {
+      BlurSettings s;
+      s.algorithm = a;
+      s.sigma_x = s.sigma_y = sigma;
+      s.sharpen = 0.8;
+      const Outcome o = run_and_compare(s, {shape}, in);
+      std::printf("  1921x1081 RGBA sigma %g %s: max diff %g\n", sigma, algorithm_name(a), o.worst);
+      CHECK(o.ran && o.worst <= 1.0);
+    }
+  }
+}
+
+CG_TEST(sharpen_16_bit_and_10_bit) {
+  // P010-like (10 bits in the high bits of 16, random low bits) and full 16-bit samples; the
+  // threshold is in 8-bit levels whatever the depth.
+  uint32_t seed = 30;
+  for (int shift : {6, 0})
+    for (Algorithm a : {Algorithm::Fir, Algorithm::Deriche, Algorithm::Box})
+      for (double threshold : {0.0, 3.0}) {
+        const PlaneSpec shape = spec(211, 97, 2, 2, shift);
+        BlurSettings s;
+        s.algorithm = a;
+        s.sigma_x = s.sigma_y = 2.5;
+        s.sharpen = 1.2;
+        s.sharpen_threshold = threshold;
+        const Outcome o = run_and_compare(s, {shape}, {cgtest::make_plane(shape.geometry, 6, seed++)});
+        CHECK_MSG(o.ran && o.worst <= 1.0, "%s shift %d threshold %g: max diff %g", algorithm_name(a), shift,
+                  threshold, o.worst);
+      }
+}
+
+CG_TEST(sharpen_clamps_at_zero_and_max) {
+  // Hard edges sharpened strongly overshoot both ends of the range.
+  const PlaneSpec shape = spec(64, 48, 1);
+  HostPlane in = cgtest::make_plane(shape.geometry, 0, 1);
+  for (int y = 0; y < 48; ++y)
+    for (int x = 0; x < 64; ++x) in.bytes[y * in.pitch + x] = ((x / 6 + y / 6) % 2) ? 250 : 5;
+  for (Algorithm a : {Algorithm::Fir, Algorithm::Deriche}) {
+    BlurSettings s;
+    s.algorithm = a;
+    s.sigma_x = s.sigma_y = 2.0;
+    s.sharpen = 4.0;
+    const Outcome o = run_and_compare(s, {shape}, {in});
+    std::printf("  %s: %ld clamped at 0, %ld at 255, max diff %g\n", algorithm_name(a), o.clamped_low,
+                o.clamped_high, o.worst);
+    CHECK(o.ran && o.worst <= 1.0);
+    CHECK(o.clamped_low > 100 && o.clamped_high > 100);
+  }
+}
+
+CG_TEST(sharpen_threshold_leaves_small_differences) {
+  // A flat field with small noise: with a threshold above the noise, nearly every sample stays
+  // as it is; without it, noise is amplified.
+  const PlaneSpec shape = spec(128, 96, 3);
+  HostPlane in = cgtest::make_plane(shape.geometry, 4, 2);
+  std::mt19937 rng(3);
+  for (int y = 0; y < 96; ++y)
+    for (int x = 0; x < 128 * 3; ++x) in.bytes[y * in.pitch + x] = static_cast<uint8_t>(120 + rng() % 5);
+  long unchanged[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    BlurSettings s;
+    s.sigma_x = s.sigma_y = 1.5;
+    s.sharpen = 1.0;
+    s.sharpen_threshold = k ? 8.0 : 0.0;
+    const Outcome o = run_and_compare(s, {shape}, {in});
+    CHECK(o.ran && o.worst <= 1.0);
+    unchanged[k] = o.unchanged;
+  }
+  const long samples = 128L * 96 * 3;
+  std::printf("  unchanged samples: %ld without a threshold, %ld with 8 levels (of %ld)\n", unchanged[0],
+              unchanged[1], samples);
+  CHECK(unchanged[1] == samples);
+  CHECK(unchanged[0] < samples / 2);
+}
+
+CG_TEST(planes_leave_unfiltered_parts_bit_exact) {
+  // Every format family with the parts it has, each algorithm family: the parts not chosen are
+  // the input's bytes, the others blurred (and sharpened) as the reference.
+  struct Family {
+    const char* name;
+    std::vector<PlaneSpec> planes;
+  };
+  auto parts = [](PlaneSpec p, std::vector<unsigned> per_channel) {
+    for (size_t c = 0; c < per_channel.size(); ++c) p.channel_parts[c] = per_channel[c];
+    return p;
+  };
+  const Family families[] = {
+      {"RGBA", {parts(spec(385, 289, 4), {kPartColor, kPartColor, kPartColor, kPartAlpha})}},
+      {"ARGB", {parts(spec(97, 61, 4), {kPartAlpha, kPartColor, kPartColor, kPartColor})}},
+      {"RGB", {parts(spec(97, 61, 3), {kPartColor, kPartColor, kPartColor})}},
+      {"GRAY8", {parts(spec(97, 61, 1), {kPartLuma})}},
+      {"I420",
+       {parts(spec(97, 61, 1), {kPartLuma}), parts(spec(49, 31, 1, 1, 0, 2), {kPartChroma}),
+        parts(spec(49, 31, 1, 1, 0, 2), {kPartChroma})}},
+      {"NV12", {parts(spec(385, 289, 1), {kPartLuma}), parts(spec(193, 145, 2, 1, 0, 2), {kPartChroma, kPartChroma})}},
+      {"P010",
+       {parts(spec(97, 61, 1, 2, 6), {kPartLuma}), parts(spec(49, 31, 2, 2, 6, 2), {kPartChroma, kPartChroma})}},
+  };
+  const unsigned choices[] = {kPartLuma | kPartChroma | kPartColor, kPartLuma, kPartChroma, kPartColor | kPartAlpha,
+                              kPartAlpha};
+  uint32_t seed = 50;
+  for (const Family& f : families) {
+    std::vector<HostPlane> in;
+    for (const PlaneSpec& p : f.planes) in.push_back(cgtest::make_plane(p.geometry, 7, seed++));
+    for (unsigned chosen : choices)
+      for (Algorithm a : {Algorithm::Fir, Algorithm::Deriche, Algorithm::Box})
+        for (double amount : {0.0, 0.8}) {
+          BlurSettings s;
+          s.algorithm = a;
+          s.sigma_x = s.sigma_y = 2.0;
+          s.sharpen = amount;
+          s.parts = chosen;
+          const Outcome o = run_and_compare(s, f.planes, in);
+          CHECK_MSG(o.ran && o.worst <= 1.0 && o.kept_changed == 0,
+                    "%s parts 0x%x %s sharpen %g: max diff %g, %ld kept samples or rows changed", f.name, chosen,
+                    algorithm_name(a), amount, o.worst, o.kept_changed);
+        }
+  }
+}
+
+CG_TEST(edge_aware_finishing_pass) {
+  // Edge-aware finishes in a pass of its own over its rounded output: sharpened against
+  // finish_values() over the plain edge-aware result of the same run, and alpha kept.
+  PlaneSpec p = spec(385, 289, 4);
+  p.channel_parts[3] = kPartAlpha;
+  p.edge_channels = 0x7;
+  const std::vector<HostPlane> in{cgtest::make_plane(p.geometry, 5, 90)};
+  BlurSettings s;
+  s.algorithm = Algorithm::EdgeAware;
+  s.sigma_x = s.sigma_y = 5.0;
+  s.iterations = 2;
+  std::vector<std::vector<uint8_t>> plain;
+  std::string error;
+  s.parts = kAllParts;
+  const bool ran = cgtest::run_gpu(s, {p}, in, plain, error);
+  CHECK_MSG(ran, "%s", error.c_str());
+  if (!ran) return;
+  const std::vector<PlaneValues> base{read_plane(p.geometry, plain[0].data(), in[0].pitch)};
+  s.parts = kPartColor;
+  s.sharpen = 1.5;
+  s.sharpen_threshold = 2.0;
+  const Outcome o = run_and_compare(s, {p}, in, &base);
+  std::printf("  edge-aware sharpened: max diff %g, alpha changed %ld\n", o.worst, o.kept_changed);
+  CHECK(o.ran && o.worst <= 1.0 && o.kept_changed == 0);
+}
+
+int main(int argc, char** argv) {
+  if (cuda_device_count() == 0) cgtest::skip("no CUDA device");
+  return cgtest::run_all(argc, argv);
+}
