@@ -26,6 +26,7 @@
 
 #include "bench_options.h"
 #include "bench_timing.h"
+#include "rotating_frames.h"
 #include "device_memory.h"
 #include "frame_blur.h"
 #include "region_filter.h"
@@ -39,35 +40,6 @@ constexpr int kHeight = 1080;
 constexpr double kSigma = 5.0;
 constexpr double kMinRotatedBytes = 128e6;  // source and destination frames together
 
-constexpr int kQueued = 8;
-
-// The GPU time of op (see the top of the file): median over `reps` groups of kQueued.
-template <typename Op>
-bool time_queued(cudaStream_t stream, int frames, int reps, Op op, double* us) {
-  cudaEvent_t start, stop;
-  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) return false;
-  std::vector<float> per_op;
-  bool ok = true;
-  for (int r = 0; ok && r < reps; ++r) {
-    ok = cudaLaunchHostFunc(stream, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(2)); },
-                            nullptr) == cudaSuccess;
-    ok = ok && cudaEventRecord(start, stream) == cudaSuccess;
-    for (int k = 0; ok && k < kQueued; ++k) {
-      const Status st = op((r * kQueued + k) % frames);
-      if (!st.ok()) std::fprintf(stderr, "run: %s\n", st.message.c_str());
-      ok = st.ok();
-    }
-    float ms = 0;
-    ok = ok && cudaEventRecord(stop, stream) == cudaSuccess && cudaEventSynchronize(stop) == cudaSuccess &&
-         cudaEventElapsedTime(&ms, start, stop) == cudaSuccess;
-    per_op.push_back(ms * 1000.0f / kQueued);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  if (ok) *us = median(per_op);
-  return ok;
-}
-
 struct Format {
   const char* name;
   std::vector<PlaneSpec> planes;
@@ -80,43 +52,6 @@ PlaneSpec spec(int w, int h, int channels, int ss) {
   s.geometry.channels = channels;
   s.subsample_x = s.subsample_y = ss;
   return s;
-}
-
-struct Frames {
-  std::vector<std::vector<DevicePlane>> src, dst;  // [frame][plane]
-  int count = 0;
-  std::vector<DevicePlaneRef> src_refs(int f) const {
-    std::vector<DevicePlaneRef> r;
-    for (const DevicePlane& p : src[f]) r.push_back({p.get(), p.pitch()});
-    return r;
-  }
-  std::vector<MutableDevicePlaneRef> dst_refs(int f) const {
-    std::vector<MutableDevicePlaneRef> r;
-    for (const DevicePlane& p : dst[f]) r.push_back({p.get(), p.pitch()});
-    return r;
-  }
-};
-
-Status make_frames(const std::vector<PlaneSpec>& planes, Frames* frames) {
-  double bytes = 0;
-  for (const PlaneSpec& p : planes) bytes += static_cast<double>(p.geometry.row_bytes()) * p.geometry.height;
-  frames->count = std::max(8, static_cast<int>(kMinRotatedBytes / (2 * bytes)) + 1);
-  std::mt19937 rng(42);
-  frames->src.resize(frames->count);
-  frames->dst.resize(frames->count);
-  for (int f = 0; f < frames->count; ++f)
-    for (const PlaneSpec& p : planes) {
-      const PlaneGeometry& g = p.geometry;
-      std::vector<uint8_t> host(g.row_bytes() * g.height);
-      for (uint8_t& b : host) b = static_cast<uint8_t>(rng());
-      frames->src[f].emplace_back();
-      frames->dst[f].emplace_back();
-      CG_TRY(frames->src[f].back().allocate(g.row_bytes(), g.height));
-      CG_TRY(frames->dst[f].back().allocate(g.row_bytes(), g.height));
-      CG_CUDA_TRY(cudaMemcpy2D(frames->src[f].back().get(), frames->src[f].back().pitch(), host.data(), g.row_bytes(),
-                               g.row_bytes(), g.height, cudaMemcpyHostToDevice));
-    }
-  return Status::success();
 }
 
 Region box(int x0, int y0, int side, double sigma, RegionShape shape, int feather) {
@@ -199,15 +134,8 @@ int main(int argc, char** argv) {
               kSigma, prop.name, prop.multiProcessorCount, kMinRotatedBytes / 1e6, runs, warmup, reps, kQueued);
   for (const Format& fmt : formats) {
     Frames frames;
-    BENCH_CHECK(make_frames(fmt.planes, &frames));
-    auto copy = [&](int f) -> Status {
-      for (size_t p = 0; p < fmt.planes.size(); ++p) {
-        const PlaneGeometry& g = fmt.planes[p].geometry;
-        CG_TRY(copy_2d_async(frames.dst[f][p].get(), frames.dst[f][p].pitch(), frames.src[f][p].get(),
-                             frames.src[f][p].pitch(), g.row_bytes(), g.height, stream.get()));
-      }
-      return Status::success();
-    };
+    BENCH_CHECK(make_frames(fmt.planes, kMinRotatedBytes, &frames));
+    auto copy = [&](int f) { return copy_frame(fmt.planes, frames, f, stream.get()); };
     // [0]: call (events around each), [1]: GPU (queued).
     double copy_us[2] = {0, 0}, auto_us[2] = {0, 0}, fir_us[2] = {0, 0};
     auto measure = [&](auto&& op, double (&us)[2]) {

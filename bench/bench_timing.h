@@ -6,9 +6,11 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_options.h"
@@ -121,6 +123,37 @@ bool time_op(cudaStream_t stream, int frames, int warmup, int runs, Op op, doubl
   const cudagaussian::Status st = median_event_us(stream, frames, warmup, runs, op, us);
   if (!st.ok()) std::fprintf(stderr, "timing: %s\n", st.message.c_str());
   return st.ok();
+}
+
+constexpr int kQueued = 8;
+
+// The GPU time of op(frame): `reps` groups of kQueued operations, each group queued behind a host
+// function that holds the stream for 2 ms and bracketed by one pair of events, so that the host
+// is far ahead of the GPU; the median over the groups, per operation.
+template <typename Op>
+bool time_queued(cudaStream_t stream, int frames, int reps, Op op, double* us) {
+  cudaEvent_t start, stop;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) return false;
+  std::vector<float> per_op;
+  bool ok = true;
+  for (int r = 0; ok && r < reps; ++r) {
+    ok = cudaLaunchHostFunc(stream, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(2)); },
+                            nullptr) == cudaSuccess;
+    ok = ok && cudaEventRecord(start, stream) == cudaSuccess;
+    for (int k = 0; ok && k < kQueued; ++k) {
+      const cudagaussian::Status st = op((r * kQueued + k) % frames);
+      if (!st.ok()) std::fprintf(stderr, "run: %s\n", st.message.c_str());
+      ok = st.ok();
+    }
+    float ms = 0;
+    ok = ok && cudaEventRecord(stop, stream) == cudaSuccess && cudaEventSynchronize(stop) == cudaSuccess &&
+         cudaEventElapsedTime(&ms, start, stop) == cudaSuccess;
+    per_op.push_back(ms * 1000.0f / kQueued);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (ok) *us = median(per_op);
+  return ok;
 }
 
 struct Csv {
