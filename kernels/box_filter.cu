@@ -25,6 +25,7 @@
 #include "border_prefix.cuh"
 #include "box_tile.cuh"
 #include "chained_launch.cuh"
+#include "sample_finish_pass.h"
 #include "line_access.cuh"
 
 namespace cudagaussian {
@@ -305,13 +306,11 @@ template <typename T, typename Stage>
 Status run_stages(const PlaneGeometry& g, const std::vector<Stage>& stages, const BoxTileShape* shapes,
                   Border border, const void* src, size_t src_pitch, void* dst, size_t dst_pitch, float* ping,
                   float* pong, double* prefix, WindowStart start, int forced_run, bool chained,
-                  const SampleFinish& finish, cudaStream_t stream) {
+                  cudaStream_t stream) {
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   const Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
-  const Plane<T> out =
-      finishing_plane(Plane<T>{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value}, in.data, in.pitch,
-                      finish);
+  const Plane<T> out{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value};
   const Plane<float> buf[2] = {{ping, static_cast<size_t>(row_samples), 0, 0.0f},
                                {pong, static_cast<size_t>(row_samples), 0, 0.0f}};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
@@ -366,9 +365,11 @@ Status BoxBlur::plan(const PlaneGeometry& g, const std::vector<int>& widths_x,
                                       tiles_[axis]);
     if (tile_fits_[axis]) tile_bytes = std::max(tile_bytes, tiles_[axis].shared_bytes);
   }
+  // The limit is per kernel and shared by every plan: always the device's maximum, so that a
+  // plan for a smaller plane (a chroma plane) never lowers what another plan relies on.
   if (tile_bytes > 0)
-    CG_TRY(g.bytes_per_sample == 1 ? allow_box_tile_shared<uint8_t>(tile_bytes)
-                                   : allow_box_tile_shared<uint16_t>(tile_bytes));
+    CG_TRY(g.bytes_per_sample == 1 ? allow_box_tile_shared<uint8_t>(static_cast<size_t>(optin))
+                                   : allow_box_tile_shared<uint16_t>(static_cast<size_t>(optin)));
   // The stages: the tile kernel for an axis of two or more passes (at one pass the line kernels
   // are faster: docs/bench/kernel_choices.md, "Box filters"), a line kernel per pass otherwise.
   stages_.clear();
@@ -420,10 +421,15 @@ Status BoxBlur::run(const void* src, size_t src_pitch, void* dst, size_t dst_pit
   auto* pong = static_cast<float*>(pong_.get());
   auto* prefix = static_cast<double*>(prefix_.get());
   if (g.bytes_per_sample == 1)
-    return run_stages<uint8_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                               schedule_.window_start, schedule_.run, chained_, finish_, stream);
-  return run_stages<uint16_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
-                              schedule_.window_start, schedule_.run, chained_, finish_, stream);
+    CG_TRY(run_stages<uint8_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
+                               schedule_.window_start, schedule_.run, chained_, stream));
+  else
+    CG_TRY(run_stages<uint16_t>(g, stages_, tiles_, border_, src, src_pitch, dst, dst_pitch, ping, pong, prefix,
+                                schedule_.window_start, schedule_.run, chained_, stream));
+  // The line and tile kernels finish no samples (their registers would slow the plain blur):
+  // the finishing step is a pass of its own here.
+  if (finish_.active()) return finish_plane(g, src, src_pitch, dst, dst_pitch, finish_, stream);
+  return Status::success();
 }
 
 void BoxBlur::release() {

@@ -142,15 +142,7 @@ box_tile_kernel(BoxTileShape s, Plane<TIn> in, Plane<TOut> out, BoxTilePasses pa
   }
 #pragma unroll
   for (int j = 0; j < kChunk; ++j)
-    if (j < count) {
-      float value = v[j];
-      if (out.source) {  // the last pass's finishing step; the channel from the sample's place in its row
-        const size_t in_row = global_at(0, p0 + j, l);
-        value = out.finished(value, out.source[global_at(out.source_pitch, p0 + j, l)],
-                             static_cast<int>(in_row % s.channels));
-      }
-      out.store_at(global_at(out.pitch, p0 + j, l), value);
-    }
+    if (j < count) out.store_at(global_at(out.pitch, p0 + j, l), v[j]);
 }
 
 // Prefix sums of 16-bit planes in double: float would round sums of more than 2^24.
