@@ -6,8 +6,6 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "sample_finish.h"
-
 namespace cudagaussian {
 
 // Where lines live: a line is a scalar column (vertical) or one channel of a row (horizontal).
@@ -37,23 +35,15 @@ struct Lines {
   }
 };
 
-// Typed access: samples (>> shift on load, rounded and << shift on store) or float. A plane
-// that a blur's last pass writes may carry its source (the frame's input plane, the same
-// layout) and a finishing step (sample_finish.h), which its finishing stores apply.
+// Typed access: samples (>> shift on load, rounded and << shift on store) or float.
 template <typename T>
 struct Plane {
   T* data;
   size_t pitch;  // elements
   int shift;
   float max_value;
-  const T* source = nullptr;  // finishing: the input plane (null: store the value as it is)
-  size_t source_pitch = 0;    // elements
-  SampleFinish finish{};
   __device__ float load(const Lines& l, int line, int i) const { return load_at(l.index(line, i, pitch)); }
-  __device__ void store(const Lines& l, int line, int i, float v) const {
-    if (source) v = finished(v, source[l.index(line, i, source_pitch)], line % l.channels);
-    store_at(l.index(line, i, pitch), v);
-  }
+  __device__ void store(const Lines& l, int line, int i, float v) const { store_at(l.index(line, i, pitch), v); }
   // By element index (index() of a line's first sample plus multiples of Lines::step()).
   __device__ float load_at(size_t at) const { return from_sample(data[at]); }
   __device__ void store_at(size_t at, float v) const { data[at] = to_sample(v); }
@@ -69,52 +59,22 @@ struct Plane {
       return static_cast<T>(static_cast<unsigned>(r) << shift);
     }
   }
-  // The blurred value v of a sample whose input is x, finished.
-  __device__ float finished(float v, T x, int channel) const {
-    return finish_sample(finish, v, from_sample(x), channel);
-  }
 };
-
-// The plane of a blur's last pass: `out`, finishing its samples from `source` where `finish` is
-// active.
-template <typename T>
-Plane<T> finishing_plane(Plane<T> out, const T* source, size_t source_pitch, const SampleFinish& finish) {
-  if (finish.active()) {
-    out.source = source;
-    out.source_pitch = source_pitch;
-    out.finish = finish;
-  }
-  return out;
-}
 
 // One line of a plane: a pointer to its first sample and the elements between its samples,
 // found once per thread (Lines::index divides). Offsets along the line are 32-bit (planes
 // hold fewer than 2^31 samples: check_run_arguments, and RecursiveBlur::plan for its float
 // planes): a 32-bit multiply and a pointer add (SASS:
 // a clamped load's address in 4 instructions where a 64-bit index took 6, of ~20 a step).
-// A finishing plane's view also holds the same line of its source.
 template <typename T>
 struct LineView {
   Plane<T> plane;
   T* line;
   int step;
-  const T* source = nullptr;
-  int source_step = 0;
-  int channel = 0;
   __device__ LineView(const Plane<T>& p, const Lines& l, int line_index)
-      : plane(p), line(p.data + l.index(line_index, 0, p.pitch)), step(static_cast<int>(l.step(p.pitch))) {
-    if (p.source) {
-      source = p.source + l.index(line_index, 0, p.source_pitch);
-      source_step = static_cast<int>(l.step(p.source_pitch));
-      channel = line_index % l.channels;
-    }
-  }
+      : plane(p), line(p.data + l.index(line_index, 0, p.pitch)), step(static_cast<int>(l.step(p.pitch))) {}
   __device__ float load(int i) const { return plane.from_sample(line[i * step]); }
-  __device__ void store(int i, float v) const { line[i * step] = plane.to_sample(finished(i, v)); }
-  // Sample i's value v, finished where the plane finishes its samples.
-  __device__ float finished(int i, float v) const {
-    return source ? plane.finished(v, source[i * source_step], channel) : v;
-  }
+  __device__ void store(int i, float v) const { line[i * step] = plane.to_sample(v); }
 };
 
 // A batch of kBatch samples from i0 on (forward: loads past `to` repeat x[to - 1]) or from i0
@@ -261,9 +221,6 @@ __device__ inline void map_along(const LineView<TA>& a, const LineView<TB>& b, c
   const TA* pa = a.line + first * a.step;
   const TB* pb = b.line + first * b.step;
   TO* po = out.line + first * out.step;
-  // Finishing: the output's source sample, walked beside po (its offset from the line's first).
-  int ps = first;
-  auto put = [&](int j, float v) { po[j * so] = out.plane.to_sample(out.finished(ps + j * dir, v)); };
   // The batch at pa, pb (`left` samples from there on; past them the last is loaded again, and
   // with none left, after the last whole batch, the sample before pa: its values go unused).
   auto load = [&](int left, float (&va)[kBatch], float (&vb)[kBatch]) {
@@ -295,16 +252,15 @@ __device__ inline void map_along(const LineView<TA>& a, const LineView<TB>& b, c
     float na[kBatch], nb[kBatch];
     load(count - j0 - kBatch, na, nb);
 #pragma unroll
-    for (int j = 0; j < kBatch; ++j) put(j, f(ca[j], cb[j]));
+    for (int j = 0; j < kBatch; ++j) po[j * so] = out.plane.to_sample(f(ca[j], cb[j]));
     po += kBatch * so;
-    ps += kBatch * dir;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) ca[j] = na[j], cb[j] = nb[j];
   }
   if (j0 == count) return;
 #pragma unroll
   for (int j = 0; j < kBatch; ++j)
-    if (j0 + j < count) put(j, f(ca[j], cb[j]));
+    if (j0 + j < count) po[j * so] = out.plane.to_sample(f(ca[j], cb[j]));
 }
 
 // The (line, segment) pair this thread owns and the segment's sample range [s0, s1); false for

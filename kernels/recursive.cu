@@ -11,25 +11,35 @@
 
 #include "chained_launch.cuh"
 #include "recursive_launch.cuh"
+#include "sample_finish_pass.h"
 
 namespace cudagaussian {
 namespace {
 
 using namespace recursive;
 
+// Whether a pass runs block-parallel (launch_pass), whose apply can finish the samples it
+// stores; the other splits leave the finishing step to a pass of its own.
+bool runs_block_parallel(const PassData& pass, const RecursiveSettings& s) {
+  return !pass.plan.identity && !pass.plan.exact_two_way && pass.plan.segments > 1 &&
+         s.split == LineSplit::BlockParallel;
+}
+
 template <class Ops, typename TIn, typename TOut>
 Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out,
                    float* carries, float* right, const PassParams<Ops>& p, LineSplit split,
-                   const PassPlan& plan, const ColumnCarries* fused, cudaStream_t stream) {
+                   const PassPlan& plan, const ColumnCarries* fused, const OutputFinish* finish,
+                   cudaStream_t stream) {
   if (p.segments == 1 || split == LineSplit::OneWay) return launch_one_way(l, in, mid, out, p, plan, stream);
-  if (split == LineSplit::BlockParallel) return launch_block_parallel(l, in, out, carries, p, plan, fused, stream);
+  if (split == LineSplit::BlockParallel)
+    return launch_block_parallel(l, in, out, carries, p, plan, fused, finish, stream);
   return launch_warmed_up(l, in, mid, out, right, p, split, plan, stream);
 }
 
 template <typename TIn, typename TOut>
 Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l,
                 const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out, float* carries,
-                float* right, const ColumnCarries* fused, cudaStream_t stream) {
+                float* right, const ColumnCarries* fused, const OutputFinish* finish, cudaStream_t stream) {
   if (pass.plan.identity) return launch_copy(l, in, out, pass.plan.chained, stream);
   if (pass.plan.exact_two_way) {
     // Young–van Vliet's parallel form has a first-order section (its real pole).
@@ -37,8 +47,8 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
                                 pass.plan.chained, stream);
   }
   if (s.filter == RecursiveFilter::Deriche)
-    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, nullptr, stream);
-  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, fused, stream);
+    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, nullptr, finish, stream);
+  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, fused, finish, stream);
 }
 
 Plane<float> mid_plane(float* mid, const PlaneGeometry& g, bool margins) {
@@ -53,8 +63,7 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
   const int row_samples = g.samples_per_row();
   const float max_value = static_cast<float>(g.max_value());
   Plane<T> in{const_cast<T*>(static_cast<const T*>(src)), src_pitch / sizeof(T), g.shift, max_value};
-  const Plane<T> out = finishing_plane(Plane<T>{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value},
-                                       in.data, in.pitch, finish);
+  const Plane<T> out{static_cast<T*>(dst), dst_pitch / sizeof(T), g.shift, max_value};
   const Plane<float> m = mid_plane(mid, g, false), m_margins = mid_plane(mid, g, true);
   Plane<float> a{across, static_cast<size_t>(row_samples), 0, 0.0f};
   const Lines rows{false, g.height * g.channels, g.width, g.channels};
@@ -67,8 +76,17 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
                                        three(px.plan) && three(py.plan) && 4 % g.channels == 0
                                    ? &column_records
                                    : nullptr;
-  CG_TRY(run_pass(px, s, rows, in, px.plan.mid_margins ? m_margins : m, a, carries, right, fused, stream));
-  return run_pass(py, s, columns, a, py.plan.mid_margins ? m_margins : m, out, column_carries, right, fused, stream);
+  // The finishing step in the vertical apply where it runs block-parallel and sharpens, else a
+  // pass of its own: channels kept without sharpening (alpha) cost less there, as the pass
+  // touches only their samples (docs/performance.md, "Sharpen and planes").
+  const bool finish_in_apply = finish.amount != 0.0f && runs_block_parallel(py, s);
+  const OutputFinish output_finish{src, src_pitch / sizeof(T), finish};
+  CG_TRY(run_pass(px, s, rows, in, px.plan.mid_margins ? m_margins : m, a, carries, right, fused, nullptr, stream));
+  CG_TRY(run_pass(py, s, columns, a, py.plan.mid_margins ? m_margins : m, out, column_carries, right, fused,
+                  finish_in_apply ? &output_finish : nullptr, stream));
+  if (finish.active() && !finish_in_apply)
+    return finish_plane(g, src, src_pitch, dst, dst_pitch, finish, stream);
+  return Status::success();
 }
 
 }  // namespace

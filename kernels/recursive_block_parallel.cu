@@ -287,20 +287,75 @@ bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassPar
   }
 }
 
-// Apply: each segment from its entry states, the result passed once to store(i, value).
+// The last pass's stores of a segment where they finish their samples (OutputFinish): the
+// segment's input samples are loaded all at once after the outputs are known. Loaded one by one
+// between the stores, each would wait for memory (the compiler cannot move a load above a store
+// to another plane); loaded before the recursion, or eight at a time, they were slower
+// (docs/performance.md, "Sharpen and planes"). Lines whose finish reads no input (with no
+// sharpening, those of channels that are filtered) store as they are.
+template <typename TOut>
+struct FinishingSegmentStore {
+  using TakesWholeSegments = void;  // StoresWholeSegments
+  Plane<TOut> out;
+  TOut* line;
+  const TOut* source = nullptr;
+  int step, source_step = 0, channel, s0;
+  SampleFinish finish;
+  __device__ FinishingSegmentStore(const Plane<TOut>& o, const Lines& l, const SegmentItem& it, const OutputFinish& f)
+      : out(o), line(o.data + l.index(it.line, 0, o.pitch)), step(static_cast<int>(l.step(o.pitch))),
+        channel(it.line % l.channels), s0(it.s0), finish(f.finish) {
+    if (finish.amount != 0.0f || ((finish.keep >> channel) & 1u)) {
+      source = static_cast<const TOut*>(f.source) + l.index(it.line, 0, f.source_pitch);
+      source_step = static_cast<int>(l.step(f.source_pitch));
+    }
+  }
+  template <bool kFull>
+  __device__ void segment(const float (&v)[kSegment], int count) const {
+    if (source) {
+      TOut x[kSegment];
+#pragma unroll
+      for (int i = 0; i < kSegment; ++i) x[i] = source[(s0 + (kFull ? i : min(i, count - 1))) * source_step];
+#pragma unroll
+      for (int i = 0; i < kSegment; ++i)
+        if (kFull || i < count)
+          line[(s0 + i) * step] = out.to_sample(finish_sample(finish, v[i], out.from_sample(x[i]), channel));
+      return;
+    }
+#pragma unroll
+    for (int i = 0; i < kSegment; ++i)
+      if (kFull || i < count) line[(s0 + i) * step] = out.to_sample(v[i]);
+  }
+};
+
+template <class Store, class = void>
+struct StoresWholeSegments : std::false_type {};
+template <class Store>
+struct StoresWholeSegments<Store, std::void_t<typename Store::TakesWholeSegments>> : std::true_type {};
+
+// Apply: each segment from its entry states, the results passed to store(i, value), or to
+// store.segment() where the store takes whole segments.
 template <bool kFull, class Ops, typename TIn, class Store>
 __device__ inline void segment_apply(const PassParams<Ops>& p, const SegmentSamples<TIn>& g, const float* entry,
                                      const float* anticausal_entry, Store&& store) {
+  constexpr bool kWhole = StoresWholeSegments<std::decay_t<Store>>::value;
   float y[kSegment];
   typename Ops::State st = Ops::causal_entry(p.k, entry, g.x_prev);
 #pragma unroll
   for (int i = 0; i < kSegment; ++i)
     if (kFull || i < g.count) y[i] = Ops::causal_step(p.k, g.x[i], st);
   st = Ops::anticausal_entry(p.k, anticausal_entry, g.x_next1, g.x_next2);
+  if constexpr (kWhole) {
 #pragma unroll
-  for (int i = kSegment - 1; i >= 0; --i)
-    if (kFull || i < g.count)
-      store(i, Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
+    for (int i = kSegment - 1; i >= 0; --i)
+      if (kFull || i < g.count)
+        y[i] = Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st));
+    store.template segment<kFull>(y, g.count);
+  } else {
+#pragma unroll
+    for (int i = kSegment - 1; i >= 0; --i)
+      if (kFull || i < g.count)
+        store(i, Ops::combine(y[i], Ops::anticausal_step(p.k, Ops::kAnticausalReadsInput ? g.x[i] : y[i], st)));
+  }
 }
 
 // A segment's entry states from the global records and its samples, then the segment applied.
@@ -317,15 +372,22 @@ __device__ inline void apply_from_records(const Lines& l, const Plane<TIn>& in, 
   else segment_apply<false>(p, g, c, a, store);
 }
 
-template <class Ops, typename TIn, typename TOut>
+// kFinish: the last pass, finishing its samples (a kernel of its own, so that the finishing
+// path's registers do not weigh on the plain one).
+template <class Ops, typename TIn, typename TOut, bool kFinish>
 __global__ void __launch_bounds__(kThreads)
 bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, const float* anticausal,
-                PassParams<Ops> p) {
+                PassParams<Ops> p, OutputFinish finish) {
   begin_chained_kernel();
   SegmentItem it;
   if (!segment_item(l, kSegment, p.segments, it)) return;
-  const LineView<TOut> y(out, l, it.line);
-  apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { y.store(it.s0 + i, v); });
+  if constexpr (kFinish) {
+    apply_from_records(l, in, causal, anticausal, p, it, FinishingSegmentStore<TOut>(out, l, it, finish));
+  } else {
+    TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
+    const int step = static_cast<int>(l.step(out.pitch));
+    apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { first[i * step] = out.to_sample(v); });
+  }
 }
 
 // Apply of a horizontal pass into float rows of C = 1, 2 or 4 channels: a warp's items are
@@ -404,9 +466,9 @@ bp_apply_rows_tile_kernel(Lines rows, Lines columns, Plane<TIn> in, Plane<float>
 // All three steps in one launch, for lines whose segments fit in a block (block_lines of them):
 // the carries go to shared memory instead of global, a warp scans each line there, and each
 // thread applies its segment from the samples it still holds — the input is read once.
-template <class Ops, typename TIn, typename TOut>
+template <class Ops, typename TIn, typename TOut, bool kFinish>
 __global__ void __launch_bounds__(kFusedMaxThreads)
-bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int block_lines) {
+bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int block_lines, OutputFinish finish) {
   begin_chained_kernel();
   constexpr int D = Ops::kCarry;
   extern __shared__ float records[];  // per line: f (S x D), then g (S x D)
@@ -434,10 +496,17 @@ bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int 
   }
   __syncthreads();
   if (!active) return;
-  const LineView<TOut> y(out, l, it.line);
-  auto store = [&](int i, float v) { y.store(it.s0 + i, v); };
-  if (x.count == kSegment) segment_apply<true>(p, x, f, g, store);
-  else segment_apply<false>(p, x, f, g, store);
+  if constexpr (kFinish) {
+    const FinishingSegmentStore<TOut> store(out, l, it, finish);
+    if (x.count == kSegment) segment_apply<true>(p, x, f, g, store);
+    else segment_apply<false>(p, x, f, g, store);
+  } else {
+    TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
+    const int step = static_cast<int>(l.step(out.pitch));
+    auto store = [&](int i, float v) { first[i * step] = out.to_sample(v); };
+    if (x.count == kSegment) segment_apply<true>(p, x, f, g, store);
+    else segment_apply<false>(p, x, f, g, store);
+  }
 }
 
 }  // namespace
@@ -445,15 +514,19 @@ bp_fused_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, PassParams<Ops> p, int 
 template <class Ops, typename TIn, typename TOut>
 Status launch_block_parallel(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, float* carries,
                              const PassParams<Ops>& p, const PassPlan& plan, const ColumnCarries* fused,
-                             cudaStream_t stream) {
+                             const OutputFinish* finish, cudaStream_t stream) {
   const long items = static_cast<long>(l.count) * p.segments;
+  const bool finishing = finish && finish->finish.active();
+  const OutputFinish f = finishing ? *finish : OutputFinish();
   if (plan.block_lines) {
     const size_t shared = static_cast<size_t>(plan.block_lines) * 2 * p.segments * Ops::kCarry * sizeof(float);
     // Not chained: its large blocks wait beside the previous kernel's tail (measured slower:
     // docs/bench/kernel_choices.md, "Recursive Gaussians: chained launches").
     const WholeLineGrid grid = whole_line_grid(l.count, plan.block_lines, p.segments);
-    CG_CUDA_TRY(launch_chained(false, bp_fused_kernel<Ops, TIn, TOut>, grid.blocks, grid.threads, shared, stream, l,
-                               in, out, p, plan.block_lines));
+    CG_CUDA_TRY(launch_chained(false,
+                               finishing ? bp_fused_kernel<Ops, TIn, TOut, true> : bp_fused_kernel<Ops, TIn, TOut, false>,
+                               grid.blocks, grid.threads, shared, stream, l,
+                               in, out, p, plan.block_lines, f));
     return Status::success();
   }
   float* anticausal = carries + static_cast<size_t>(l.count) * p.segments * Ops::kCarry;
@@ -480,28 +553,30 @@ Status launch_block_parallel(const Lines& l, const Plane<TIn>& in, const Plane<T
                                  l, in, out, carries, anticausal, p));
   }
   if (!staged)
-    CG_CUDA_TRY(launch_chained(plan.chained, bp_apply_kernel<Ops, TIn, TOut>, blocks_for(items), kThreads, 0, stream,
-                               l, in, out, carries, anticausal, p));
+    CG_CUDA_TRY(launch_chained(plan.chained,
+                               finishing ? bp_apply_kernel<Ops, TIn, TOut, true> : bp_apply_kernel<Ops, TIn, TOut, false>,
+                               blocks_for(items), kThreads, 0, stream,
+                               l, in, out, carries, anticausal, p, f));
   return Status::success();
 }
 
 // The passes RecursiveBlur runs: samples to float rows, float rows to samples.
 template Status launch_block_parallel<YvvOps<float>, uint8_t, float>(const Lines&, const Plane<uint8_t>&,
-    const Plane<float>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<float>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<YvvOps<float>, float, uint8_t>(const Lines&, const Plane<float>&,
-    const Plane<uint8_t>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<uint8_t>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<YvvOps<float>, uint16_t, float>(const Lines&, const Plane<uint16_t>&,
-    const Plane<float>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<float>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<YvvOps<float>, float, uint16_t>(const Lines&, const Plane<float>&,
-    const Plane<uint16_t>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<uint16_t>&, float*, const PassParams<YvvOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<DericheOps<float>, uint8_t, float>(const Lines&, const Plane<uint8_t>&,
-    const Plane<float>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<float>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<DericheOps<float>, float, uint8_t>(const Lines&, const Plane<float>&,
-    const Plane<uint8_t>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<uint8_t>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<DericheOps<float>, uint16_t, float>(const Lines&, const Plane<uint16_t>&,
-    const Plane<float>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<float>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 template Status launch_block_parallel<DericheOps<float>, float, uint16_t>(const Lines&, const Plane<float>&,
-    const Plane<uint16_t>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, cudaStream_t);
+    const Plane<uint16_t>&, float*, const PassParams<DericheOps<float>>&, const PassPlan&, const ColumnCarries*, const OutputFinish*, cudaStream_t);
 
 }  // namespace recursive
 }  // namespace cudagaussian

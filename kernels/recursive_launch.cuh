@@ -10,6 +10,7 @@
 #include "cuda_status.h"
 #include "line_access.cuh"
 #include "recursive_plan.h"
+#include "sample_finish.h"
 
 namespace cudagaussian {
 namespace recursive {
@@ -44,12 +45,21 @@ Status launch_exact_two_way(const Lines& l, const Plane<TIn>& in, const Plane<fl
 template <typename TIn, typename TOut>
 Status launch_copy(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, bool chained, cudaStream_t stream);
 
+// The finishing step (sample_finish.h) of a plane's last pass, where its block-parallel apply
+// runs it: the frame's input plane, in the output's samples, and the finish.
+struct OutputFinish {
+  const void* source = nullptr;
+  size_t source_pitch = 0;  // elements
+  SampleFinish finish;
+};
+
 // Block-parallel: one launch (plan.block_lines) or three; `carries` holds the pass's records
-// (record_floats); `fused`: Young–van Vliet's column carries from the horizontal apply, or null.
+// (record_floats); `fused`: Young–van Vliet's column carries from the horizontal apply, or null;
+// `finish`: the last pass's finishing step, or null.
 template <class Ops, typename TIn, typename TOut>
 Status launch_block_parallel(const Lines& l, const Plane<TIn>& in, const Plane<TOut>& out, float* carries,
                              const PassParams<Ops>& p, const PassPlan& plan, const ColumnCarries* fused,
-                             cudaStream_t stream);
+                             const OutputFinish* finish, cudaStream_t stream);
 
 }  // namespace recursive
 }  // namespace cudagaussian

@@ -10,7 +10,8 @@ namespace {
 
 constexpr int kThreadsX = 128, kThreadsY = 2;
 
-// One thread per sample of a row.
+// One thread per sample of a row; with no sharpening, only the kept channels' samples are
+// touched (each written with its input).
 template <typename T>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
 finish_kernel(const unsigned char* src, size_t src_pitch, unsigned char* dst, size_t dst_pitch, int row_samples,
@@ -18,10 +19,11 @@ finish_kernel(const unsigned char* src, size_t src_pitch, unsigned char* dst, si
   const int i = blockIdx.x * kThreadsX + threadIdx.x;
   const int y = blockIdx.y * kThreadsY + threadIdx.y;
   if (i >= row_samples || y >= height) return;
+  const int c = i % channels;
+  if (finish.amount == 0.0f && !((finish.keep >> c) & 1u)) return;  // the blur stays as stored
   const T x = reinterpret_cast<const T*>(src + static_cast<size_t>(y) * src_pitch)[i];
   T* out = reinterpret_cast<T*>(dst + static_cast<size_t>(y) * dst_pitch) + i;
-  const float v = finish_sample(finish, static_cast<float>(*out >> shift), static_cast<float>(x >> shift),
-                                i % channels);
+  const float v = finish_sample(finish, static_cast<float>(*out >> shift), static_cast<float>(x >> shift), c);
   *out = static_cast<T>(static_cast<unsigned>(fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value)) << shift);
 }
 

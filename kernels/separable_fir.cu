@@ -187,13 +187,32 @@ __device__ __forceinline__ void store_bytes(unsigned char* dst, const unsigned c
   }
 }
 
+// Loads the N bytes of one row block with the widest accesses the alignment allows.
+template <int N>
+__device__ __forceinline__ void load_bytes(const unsigned char* src, unsigned char (&b)[N], int align) {
+  if (N % 16 == 0 && align >= 16) {
+#pragma unroll
+    for (int i = 0; i < N; i += 16) *reinterpret_cast<uint4*>(b + i) = __ldg(reinterpret_cast<const uint4*>(src + i));
+  } else if (N % 8 == 0 && align >= 8) {
+#pragma unroll
+    for (int i = 0; i < N; i += 8) *reinterpret_cast<uint2*>(b + i) = __ldg(reinterpret_cast<const uint2*>(src + i));
+  } else if (N % 4 == 0 && align >= 4) {
+#pragma unroll
+    for (int i = 0; i < N; i += 4)
+      *reinterpret_cast<uint32_t*>(b + i) = __ldg(reinterpret_cast<const uint32_t*>(src + i));
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) b[i] = __ldg(src + i);
+  }
+}
+
 // Filters the kRowBlock pixels of row block `group` of one shared-memory row and writes them to
 // `out_row` (pixel `first_pixel` of the tile is output pixel 0 of the row).
 template <int C, typename T>
 __device__ __forceinline__ void row_block(const float* row, int group, int first_pixel, int width,
                                           const float* __restrict__ padded, int radius,
                                           unsigned char* out_row, float max_value, int shift,
-                                          int align, const unsigned char* source_row,
+                                          int align, const unsigned char* source_row, int source_align,
                                           const SampleFinish& finish) {
   float acc[C][kRowBlock];
 #pragma unroll
@@ -227,12 +246,23 @@ __device__ __forceinline__ void row_block(const float* row, int group, int first
   T* out = reinterpret_cast<T*>(out_row) + static_cast<size_t>(x) * C;
   if (finish.active()) {  // the last pass's finishing step, from the input samples
     const T* in = reinterpret_cast<const T*>(source_row) + static_cast<size_t>(x) * C;
+    union {
+      T s[kRowBlock * C];
+      unsigned char b[kRowBlock * C * sizeof(T)];
+    } pack;
+    if (x + kRowBlock <= width) {
+      load_bytes(reinterpret_cast<const unsigned char*>(in), pack.b, source_align);
+    } else {  // the partial block at the right edge
+#pragma unroll
+      for (int p = 0; p < kRowBlock; ++p)
+#pragma unroll
+        for (int c = 0; c < C; ++c) pack.s[p * C + c] = x + p < width ? __ldg(in + p * C + c) : T(0);
+    }
 #pragma unroll
     for (int p = 0; p < kRowBlock; ++p)
-      if (x + p < width)
 #pragma unroll
-        for (int c = 0; c < C; ++c)
-          acc[c][p] = finish_sample(finish, acc[c][p], static_cast<float>(__ldg(in + p * C + c) >> shift), c);
+      for (int c = 0; c < C; ++c)
+        acc[c][p] = finish_sample(finish, acc[c][p], static_cast<float>(pack.s[p * C + c] >> shift), c);
   }
   if (x + kRowBlock <= width) {
     union {
@@ -267,6 +297,7 @@ struct RowParams {
   SampleFinish finish;
   const unsigned char* source;
   size_t source_pitch;
+  int source_align;  // as align, for the source and its pitch
 };
 
 // The frames of one fused launch: blockIdx.z picks one. They share geometry and pitches.
@@ -314,7 +345,7 @@ fused_kernel(FusedFrames frames, size_t src_pitch, int width, int height,
     if (y >= height || first_pixel + group * kRowBlock >= width) continue;
     row_block<C, T>(tile + r * stride, group, first_pixel, width, row.padded_taps, row.radius,
                     row.dst + static_cast<size_t>(y) * row.dst_pitch, row.max_value, row.shift,
-                    row.align, src + static_cast<size_t>(y) * src_pitch, row.finish);
+                    row.align, src + static_cast<size_t>(y) * src_pitch, row.source_align, row.finish);
   }
 }
 
@@ -362,7 +393,7 @@ __global__ void row_kernel(const float* __restrict__ src, int width, int height,
       row_block<C, T>(rows + threadIdx.y * stride, threadIdx.x, first_pixel, width,
                       row.padded_taps, row.radius, row.dst + static_cast<size_t>(y) * row.dst_pitch,
                       row.max_value, row.shift, row.align, row.source + static_cast<size_t>(y) * row.source_pitch,
-                      row.finish);
+                      row.source_align, row.finish);
     __syncthreads();  // the next rows overwrite the staging
   }
 }
@@ -553,16 +584,17 @@ Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t 
     for (int first = 0; first < count;) {
       const PlanePair& f0 = frames[first];
       FusedFrames batch{};
-      int align = 16, n = 0;
+      int align = 16, source_align = 16, n = 0;
       for (; n < kMaxBatchFrames && first + n < count; ++n) {
         const PlanePair& f = frames[first + n];
         if (f.src_pitch != f0.src_pitch || f.dst_pitch != f0.dst_pitch) break;
         batch.src[n] = static_cast<const unsigned char*>(f.src);
         batch.dst[n] = static_cast<unsigned char*>(f.dst);
         align = std::min(align, alignment_of(f.dst, f.dst_pitch));
+        source_align = std::min(source_align, alignment_of(f.src, f.src_pitch));
       }
-      const RowParams row{taps, radius_x_, nullptr, f0.dst_pitch,
-                          static_cast<float>(g.max_value()), g.shift, align, finish_, nullptr, 0};
+      const RowParams row{taps, radius_x_, nullptr, f0.dst_pitch, static_cast<float>(g.max_value()), g.shift,
+                          align, finish_, nullptr, 0, source_align};
       fused_kernel_for(g, tile_rows)<<<dim3(grid.x, grid.y, n), fused_threads(tile_rows),
                                        smem_bytes_, stream>>>(
           batch, f0.src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
@@ -588,7 +620,8 @@ Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t 
     CG_CUDA_TRY(cudaGetLastError());
     const RowParams row{taps, radius_x_, static_cast<unsigned char*>(f.dst), f.dst_pitch,
                         static_cast<float>(g.max_value()), g.shift, alignment_of(f.dst, f.dst_pitch),
-                        finish_, static_cast<const unsigned char*>(f.src), f.src_pitch};
+                        finish_, static_cast<const unsigned char*>(f.src), f.src_pitch,
+                        alignment_of(f.src, f.src_pitch)};
     row_kernel_for(g)<<<r_grid, dim3(kRowThreads, rows_per_block_), smem_bytes_, stream>>>(
         tmp, g.width, g.height, border_, row);
     CG_CUDA_TRY(cudaGetLastError());
