@@ -37,7 +37,8 @@ PlaneValues reference_blur_of(const BlurSettings& s, const PlaneSpec& p, const P
   const double sx = plane_sigma(s.sigma_x, p.subsample_x), sy = plane_sigma(s.sigma_y, p.subsample_y);
   const std::vector<double> tx = gaussian_taps(sx, fir_radius(sx, s.truncate));
   const std::vector<double> ty = gaussian_taps(sy, fir_radius(sy, s.truncate));
-  switch (FrameBlur::resolve(s, {p})) {
+  const Algorithm a = FrameBlur::resolve(s, {p});
+  switch (a) {
     case Algorithm::Fir:
       return reference_fir(g, in, tx, ty, s.border);
     case Algorithm::Direct: {
@@ -51,11 +52,27 @@ PlaneValues reference_blur_of(const BlurSettings& s, const PlaneSpec& p, const P
     case Algorithm::Box:
       return reference_box(g, in, box_widths(sx, s.box_passes), box_widths(sy, s.box_passes), s.border);
     default:
-      return reference_recursive(g, in, recursive_filter_of(s.algorithm), sx, sy, StartUp::Exact);
+      return reference_recursive(g, in, recursive_filter_of(a), sx, sy, StartUp::Exact);
   }
 }
 
 double rounded(double v, int max_value) { return std::clamp(std::floor(v + 0.5), 0.0, double(max_value)); }
+
+// Whether a blur finishes in a pass of its own, sharpening its rounded output: box, and the
+// recursive passes that do not run block-parallel (another split, a copy at sigma 0, or
+// columns of one 32-row segment).
+bool finishes_in_own_pass(const BlurSettings& s, const PlaneGeometry& g) {
+  if (s.algorithm == Algorithm::Box) return true;
+  if (!is_recursive(s.algorithm)) return false;
+  const bool block_parallel = s.recursive.split == LineSplit::Auto || s.recursive.split == LineSplit::BlockParallel;
+  return !block_parallel || s.sigma_y == 0.0 || g.height <= 32;
+}
+
+// The largest difference allowed from the reference: 1 LSB, and amount / 2 more where the
+// rounded blur is sharpened.
+double tolerance(const BlurSettings& s, const PlaneGeometry& g) {
+  return finishes_in_own_pass(s, g) ? 1.0 + s.sharpen / 2 : 1.0;
+}
 
 struct Outcome {
   bool ran = false;
@@ -90,7 +107,15 @@ Outcome run_and_compare(const BlurSettings& s, const std::vector<PlaneSpec>& spe
         o.kept_changed += got[i] != src[i];
         continue;
       }
-      o.worst = std::max(o.worst, std::fabs(got[i] - rounded(want[i], g.max_value())));
+      double err = std::fabs(got[i] - rounded(want[i], g.max_value()));
+      // Where |x - blur| is within float rounding of the threshold (or, for a blur sharpened
+      // after rounding, within half a level of it), either side of it is right.
+      const double detail = src[i] - blurred[i];
+      const double window = finishes_in_own_pass(s, g) || s.algorithm == Algorithm::EdgeAware ? 0.51 : 1e-2;
+      if (finishes[p].amount != 0.0f && std::fabs(std::fabs(detail) - finishes[p].threshold) < window)
+        err = std::min({err, std::fabs(got[i] - rounded(src[i], g.max_value())),
+                        std::fabs(got[i] - rounded(src[i] + finishes[p].amount * detail, g.max_value()))});
+      o.worst = std::max(o.worst, err);
       o.clamped_low += got[i] == 0 && want[i] < -0.5;
       o.clamped_high += got[i] == g.max_value() && want[i] > g.max_value() + 0.5;
       o.unchanged += got[i] == src[i];
@@ -106,6 +131,7 @@ Outcome run_and_compare(const BlurSettings& s, const std::vector<PlaneSpec>& spe
 
 const Algorithm kAlgorithms[] = {Algorithm::Fir,          Algorithm::Deriche, Algorithm::YoungVanVliet,
                                  Algorithm::YoungVanVliet1995, Algorithm::Box, Algorithm::Direct};
+
 
 }  // namespace
 
@@ -125,10 +151,33 @@ CG_TEST(sharpen_matches_reference_every_algorithm) {
           const std::vector<PlaneSpec> specs{shape};
           const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 5, seed++)};
           const Outcome o = run_and_compare(s, specs, in);
-          CHECK_MSG(o.ran && o.worst <= 1.0, "%s %dx%dx%d sharpen %g threshold %g: max diff %g",
+          CHECK_MSG(o.ran && o.worst <= tolerance(s, shape.geometry), "%s %dx%dx%d sharpen %g threshold %g: max diff %g",
                     algorithm_name(a), shape.geometry.width, shape.geometry.height, shape.geometry.channels,
                     amount, threshold, o.worst);
         }
+}
+
+CG_TEST(sharpen_recursive_splits) {
+  // Block-parallel finishes in its apply kernel; the other splits in a pass of their own.
+  const PlaneSpec shape = spec(385, 289, 4);
+  const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 4, 60)};
+  for (Algorithm a : {Algorithm::Deriche, Algorithm::YoungVanVliet})
+    for (LineSplit split : {LineSplit::BlockParallel, LineSplit::OneWay, LineSplit::TwoWay})
+      for (double sigma : {0.0, 4.0}) {
+        BlurSettings s;
+        s.algorithm = a;
+        s.recursive.split = split;
+        s.sigma_x = 4.0;
+        s.sigma_y = sigma;  // 0: the vertical pass is a copy
+        s.sharpen = 1.5;
+        s.parts = kPartColor;
+        PlaneSpec p = shape;
+        p.channel_parts[3] = kPartAlpha;
+        const Outcome o = run_and_compare(s, {p}, in);
+        CHECK_MSG(o.ran && o.worst <= tolerance(s, p.geometry) && o.kept_changed == 0,
+                  "%s split %d sigma_y %g: max diff %g, %ld kept samples changed", algorithm_name(a),
+                  static_cast<int>(split), sigma, o.worst, o.kept_changed);
+      }
 }
 
 CG_TEST(sharpen_full_hd_fir_and_deriche) {
@@ -163,7 +212,7 @@ CG_TEST(sharpen_16_bit_and_10_bit) {
         s.sharpen = 1.2;
         s.sharpen_threshold = threshold;
         const Outcome o = run_and_compare(s, {shape}, {cgtest::make_plane(shape.geometry, 6, seed++)});
-        CHECK_MSG(o.ran && o.worst <= 1.0, "%s shift %d threshold %g: max diff %g", algorithm_name(a), shift,
+        CHECK_MSG(o.ran && o.worst <= tolerance(s, shape.geometry), "%s shift %d threshold %g: max diff %g", algorithm_name(a), shift,
                   threshold, o.worst);
       }
 }
@@ -240,7 +289,7 @@ CG_TEST(planes_leave_unfiltered_parts_bit_exact) {
   uint32_t seed = 50;
   for (const Family& f : families) {
     std::vector<HostPlane> in;
-    for (const PlaneSpec& p : f.planes) in.push_back(cgtest::make_plane(p.geometry, 7, seed++));
+    for (const PlaneSpec& p : f.planes) in.push_back(cgtest::make_plane(p.geometry, 8, seed++));
     for (unsigned chosen : choices)
       for (Algorithm a : {Algorithm::Fir, Algorithm::Deriche, Algorithm::Box})
         for (double amount : {0.0, 0.8}) {
@@ -250,7 +299,7 @@ CG_TEST(planes_leave_unfiltered_parts_bit_exact) {
           s.sharpen = amount;
           s.parts = chosen;
           const Outcome o = run_and_compare(s, f.planes, in);
-          CHECK_MSG(o.ran && o.worst <= 1.0 && o.kept_changed == 0,
+          CHECK_MSG(o.ran && o.worst <= tolerance(s, f.planes.back().geometry) && o.kept_changed == 0,
                     "%s parts 0x%x %s sharpen %g: max diff %g, %ld kept samples or rows changed", f.name, chosen,
                     algorithm_name(a), amount, o.worst, o.kept_changed);
         }
