@@ -3,20 +3,24 @@
 # before-after.sh — a side-by-side PNG of a still image: the original on the left, blurred by
 # cudagaussian on the right.
 #
-#   pipelines/before-after.sh photo.(jpg|png) [sigma] [output.png]
+#   pipelines/before-after.sh photo.(jpg|png) [sigma | "properties"] [output.png]
 #
-# Default sigma 8, default output before-after.png. Both halves pass through the same decode and
+# Default sigma 8 (a number is the sigma; anything else, e.g. "sigma=1.5 sharpen=0.8", is
+# cudagaussian's properties), default output before-after.png. Both halves pass through the same decode and
 # RGBA conversion; only the right one through cudagaussian. Assumes the plugin is built
 # (tools/setup.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export GST_PLUGIN_PATH="${GST_PLUGIN_PATH:-$root/build/gst}"
 if (($# < 1)); then
-  echo "usage: $0 IMAGE [SIGMA] [OUTPUT.png]" >&2
+  echo "usage: $0 IMAGE [SIGMA | \"PROPERTIES\"] [OUTPUT.png]" >&2
   exit 2
 fi
 input="$1"
-sigma="${2:-8}"
+props="${2:-8}"
+if [[ "$props" =~ ^[0-9.]+$ ]]; then
+  props="sigma=$props"
+fi
 output="${3:-before-after.png}"
 
 # The blurred half goes right of the original: find the image's width from the decoded caps.
@@ -33,5 +37,5 @@ gst-launch-1.0 -e \
   filesrc location="$input" ! decodebin ! imagefreeze num-buffers=1 \
   ! videoconvert ! video/x-raw,format=RGBA ! tee name=t \
   t. ! queue ! mix.sink_0 \
-  t. ! queue ! cudagaussian sigma="$sigma" ! mix.sink_1
+  t. ! queue ! cudagaussian $props ! mix.sink_1
 echo "wrote $output"
