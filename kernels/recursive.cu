@@ -76,10 +76,8 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
                                        three(px.plan) && three(py.plan) && 4 % g.channels == 0
                                    ? &column_records
                                    : nullptr;
-  // The finishing step in the vertical apply where it runs block-parallel and sharpens, else a
-  // pass of its own: channels kept without sharpening (alpha) cost less there, as the pass
-  // touches only their samples (docs/performance.md, "Sharpen and planes").
-  const bool finish_in_apply = finish.amount != 0.0f && runs_block_parallel(py, s);
+  // The finishing step in the vertical apply where it runs block-parallel, else a pass of its own.
+  const bool finish_in_apply = runs_block_parallel(py, s);
   const OutputFinish output_finish{src, src_pitch / sizeof(T), finish};
   CG_TRY(run_pass(px, s, rows, in, px.plan.mid_margins ? m_margins : m, a, carries, right, fused, nullptr, stream));
   CG_TRY(run_pass(py, s, columns, a, py.plan.mid_margins ? m_margins : m, out, column_carries, right, fused,

@@ -13,7 +13,8 @@
 #     autovideosink, gets video-sink=fakesink;
 #   - input.mp4 and file:///path/to/video.mp4 become a 2-second MJPEG clip (Matroska) made here
 #     (jpegenc, matroskamux: no H.264 decoder needed), blurred.mp4 a file in a temporary folder.
-# A line that reads /dev/video0 is skipped where there is none. Each line runs under `timeout`
+# A line that reads /dev/video0 is skipped where there is none, one for a second GPU
+# (cuda-device-id=1) where there is one GPU. Each line runs under `timeout`
 # (CG_PIPELINE_TIMEOUT seconds, default 120).
 set -uo pipefail
 
@@ -63,6 +64,11 @@ extract() {
   done
 }
 
+# GPUs the driver lists (0 without one).
+gpu_count() {
+  nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
+}
+
 passed=0 failed=0 skipped=0 i=0
 while IFS=$'\t' read -r where cmd; do
   i=$((i + 1))
@@ -76,6 +82,12 @@ while IFS=$'\t' read -r where cmd; do
       skipped=$((skipped + 1))
       continue
     fi
+  fi
+  if [[ "$run" == *"cuda-device-id=1"* ]] && (($(gpu_count) < 2)); then
+    echo "[$i] $where: skipped: needs a second GPU"
+    echo "    $cmd"
+    skipped=$((skipped + 1))
+    continue
   fi
   for src in videotestsrc v4l2src; do
     if [[ " $run " == *" $src "* && "$run" != *num-buffers=* ]]; then
