@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudagaussian's sharpen, sharpen-threshold and planes through the element: the properties as
  * gst-inspect-1.0 shows them, every format family against the unsharp-mask reference (within 1
- * LSB), the parts not chosen bit-exact, a change while playing, and sharpening inside regions. */
+ * LSB), the parts not chosen bit-exact, a change while playing, sharpening inside regions, and
+ * frames in CUDA memory. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -282,6 +283,33 @@ GST_START_TEST (test_sharpen_inside_regions)
 }
 GST_END_TEST;
 
+/* Frames in CUDA memory (cudaupload ! cudagaussian ! cudadownload): sharpened, alpha kept. */
+GST_START_TEST (test_sharpen_in_cuda_memory)
+{
+  if (!cgt::have_cudaupload ())
+    return;
+  unsigned seed = 90;
+  for (const char *format : {"RGBA", "NV12", "I420", "P010_10LE"}) {
+    const int w = 385, hgt = 288;
+    const GstVideoInfo info = video_info (format, w, hgt);
+    GstHarness *h = gst_harness_new_parse ("cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+        "cudagaussian algorithm=fir sigma=1.5 sharpen=0.8 sharpen-threshold=2 frames-in-flight=1 ! "
+        "video/x-raw(memory:CUDAMemory) ! cudadownload");
+    gst_harness_set_src_caps_str (h, caps_string (format, w, hgt).c_str ());
+    GstBuffer *in = new_random_frame (info, seed++);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    Sharpen sh;
+    sh.threshold = 2.0;
+    const double err = max_error (info, out, sharpened_reference (info, in, sh));
+    fail_unless (err >= 0.0 && err <= 1.0, "%s in CUDA memory: max error %.3f", format, err);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    gst_harness_teardown (h);
+  }
+}
+GST_END_TEST;
+
 static Suite *
 sharpen_element_suite (void)
 {
@@ -294,6 +322,7 @@ sharpen_element_suite (void)
   tcase_add_test (tc, test_planes_keep_the_rest);
   tcase_add_test (tc, test_sharpen_changes_while_playing);
   tcase_add_test (tc, test_sharpen_inside_regions);
+  tcase_add_test (tc, test_sharpen_in_cuda_memory);
   return s;
 }
 
