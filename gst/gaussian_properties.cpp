@@ -6,6 +6,7 @@
 #include "box_widths.h"
 #include "fir_taps.h"
 #include "gaussian_enums.h"
+#include "property_table.h"
 
 namespace cg = cudagaussian;
 
@@ -17,13 +18,6 @@ namespace
 {
 
 typedef GaussianProperties Props;
-
-struct PropertyRow
-{
-  GParamSpec *(*spec) (GParamFlags live, GParamFlags mutable_playing);
-  void (*set) (Props & p, const GValue * v);
-  void (*get) (const Props & p, GValue * v);
-};
 
 /* Comma-separated names, trimmed, empty ones dropped. */
 std::vector < std::string > split_names (const gchar * text)
@@ -53,18 +47,7 @@ set_zones (RegionProperties & r, const gchar * text)
   }
 }
 
-/* Field access for the rows: plain values, enums (cast through gint), strings. */
-#define VALUE_ROW(kind, field)                                                   \
-  [](Props & p, const GValue * v) { p.field = g_value_get_##kind (v); },         \
-  [](const Props & p, GValue * v) { g_value_set_##kind (v, p.field); }
-#define CAST_ROW(kind, type, field)                                              \
-  [](Props & p, const GValue * v) { p.field = (type) g_value_get_##kind (v); },  \
-  [](const Props & p, GValue * v) { g_value_set_##kind (v, p.field); }
-#define ENUM_ROW(type, field)                                                    \
-  [](Props & p, const GValue * v) { p.field = (type) g_value_get_enum (v); },    \
-  [](const Props & p, GValue * v) { g_value_set_enum (v, (gint) p.field); }
-
-const PropertyRow rows[] = {
+const PropertyRow < Props > rows[] = {
   {[](GParamFlags live, GParamFlags) {
       return g_param_spec_double ("sigma", "Sigma",
           "Standard deviation of the Gaussian in pixels (horizontal, and vertical "
@@ -245,28 +228,19 @@ const PropertyRow rows[] = {
 void
 gaussian_properties_install (GObjectClass * klass)
 {
-  const GParamFlags live = (GParamFlags) (G_PARAM_READWRITE | GST_PARAM_CONTROLLABLE |
-      GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS);
-  const GParamFlags mutable_playing = (GParamFlags) (G_PARAM_READWRITE |
-      GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS);
-  for (guint i = 0; i < G_N_ELEMENTS (rows); ++i)
-    g_object_class_install_property (klass, i + 1, rows[i].spec (live, mutable_playing));
+  property_table_install (klass, rows, 1);
 }
 
-gboolean
-gaussian_properties_set (GaussianProperties * props, guint prop_id, const GValue * value)
+void
+gaussian_properties_set_locked (GObject * object, GaussianProperties * props, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
 {
-  if (prop_id < 1 || prop_id > G_N_ELEMENTS (rows))
-    return FALSE;
-  rows[prop_id - 1].set (*props, value);
-  return TRUE;
+  property_table_set_locked (object, props, rows, 1, prop_id, value, pspec);
 }
 
-gboolean
-gaussian_properties_get (const GaussianProperties * props, guint prop_id, GValue * value)
+void
+gaussian_properties_get_locked (GObject * object, const GaussianProperties * props,
+    guint prop_id, GValue * value, GParamSpec * pspec)
 {
-  if (prop_id < 1 || prop_id > G_N_ELEMENTS (rows))
-    return FALSE;
-  rows[prop_id - 1].get (*props, value);
-  return TRUE;
+  property_table_get_locked (object, props, rows, 1, prop_id, value, pspec);
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cudagaussian's properties as one table: each row installs its GParamSpec and reads or writes
- * its field of GaussianProperties. The element keeps one GaussianProperties under its object
- * lock and copies it once per frame. */
+/* cudagaussian's properties as one table (property_table.h) over GaussianProperties. The element
+ * keeps one GaussianProperties under its object lock and copies it once per frame. */
 #pragma once
 
 #include <string>
@@ -69,6 +68,8 @@ struct GaussianProperties
 
 /* Installs every property, ids from 1. */
 void gaussian_properties_install (GObjectClass * klass);
-/* FALSE for an unknown id. */
-gboolean gaussian_properties_set (GaussianProperties * props, guint prop_id, const GValue * value);
-gboolean gaussian_properties_get (const GaussianProperties * props, guint prop_id, GValue * value);
+/* set_property / get_property, under the object lock of @object. */
+void gaussian_properties_set_locked (GObject * object, GaussianProperties * props, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+void gaussian_properties_get_locked (GObject * object, const GaussianProperties * props,
+    guint prop_id, GValue * value, GParamSpec * pspec);

@@ -124,24 +124,16 @@ static void
 gst_cuda_gaussian_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
-
-  GST_OBJECT_LOCK (self);
-  if (!gaussian_properties_set (self->props, prop_id, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  GST_OBJECT_UNLOCK (self);
+  gaussian_properties_set_locked (object, GST_CUDA_GAUSSIAN (object)->props, prop_id, value,
+      pspec);
 }
 
 static void
 gst_cuda_gaussian_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstCudaGaussian *self = GST_CUDA_GAUSSIAN (object);
-
-  GST_OBJECT_LOCK (self);
-  if (!gaussian_properties_get (self->props, prop_id, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  GST_OBJECT_UNLOCK (self);
+  gaussian_properties_get_locked (object, GST_CUDA_GAUSSIAN (object)->props, prop_id, value,
+      pspec);
 }
 
 /* ---------------------------------------------------------------- regions */

@@ -44,6 +44,7 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
+#include "property_table.h"
 #include "sobel_operation.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_sobel_debug);
@@ -61,13 +62,18 @@ enum
 #define DEFAULT_OUTPUT cg::SobelOutput::Magnitude
 #define DEFAULT_SCALE 1.0
 
+/* The properties, under the object lock. */
+struct SobelProperties
+{
+  cg::SobelOutput output;
+  gdouble scale;
+};
+
 struct _GstCudaSobel
 {
   GstCudaFilter parent;
 
-  /* properties, under the object lock */
-  cg::SobelOutput output;
-  gdouble scale;
+  SobelProperties props;
 
   /* the negotiated caps */
   int width, height, out_bytes;
@@ -116,46 +122,43 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 
 /* ---------------------------------------------------------------- properties */
 
+namespace
+{
+
+typedef SobelProperties Props;
+
+const PropertyRow < Props > sobel_rows[] = {
+  {[](GParamFlags, GParamFlags mutable_playing) {
+      return g_param_spec_enum ("output", "Output",
+          "What each output pixel holds: the gradient magnitude or its direction "
+          "(for GRAY8 and GRAY16_LE alike)", GST_TYPE_CUDA_SOBEL_OUTPUT,
+          (gint) DEFAULT_OUTPUT, mutable_playing);
+    }, ENUM_ROW (cg::SobelOutput, output)},
+  {[](GParamFlags live, GParamFlags) {
+      return g_param_spec_double ("scale", "Scale",
+          "output=magnitude: factor applied to sqrt(Gx^2 + Gy^2) before rounding to "
+          "nearest and clamping to 255 (GRAY8) or 65535 (GRAY16_LE); magnitudes of "
+          "8-bit input reach at most 1140.4 (Gx 510, Gy 1020). Ignored for direction",
+          0.0, cg::kSobelMaxScale, DEFAULT_SCALE, live);
+    }, VALUE_ROW (double, scale)},
+};
+
+}                               /* namespace */
+
 static void
 gst_cuda_sobel_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaSobel *self = GST_CUDA_SOBEL (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_OUTPUT:
-      self->output = (cg::SobelOutput) g_value_get_enum (value);
-      break;
-    case PROP_SCALE:
-      self->scale = g_value_get_double (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  property_table_set_locked (object, &GST_CUDA_SOBEL (object)->props, sobel_rows, PROP_OUTPUT,
+      prop_id, value, pspec);
 }
 
 static void
 gst_cuda_sobel_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  GstCudaSobel *self = GST_CUDA_SOBEL (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_OUTPUT:
-      g_value_set_enum (value, (gint) self->output);
-      break;
-    case PROP_SCALE:
-      g_value_set_double (value, self->scale);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  property_table_get_locked (object, &GST_CUDA_SOBEL (object)->props, sobel_rows, PROP_OUTPUT,
+      prop_id, value, pspec);
 }
 
 /* The settings of the next frame, read once for it under the object lock. */
@@ -166,8 +169,8 @@ gst_cuda_sobel_snapshot (GstCudaFilter * filter, GstBuffer * input G_GNUC_UNUSED
   auto settings = std::make_shared < SobelFrameSettings > ();
 
   GST_OBJECT_LOCK (self);
-  settings->sobel.output = self->output;
-  settings->sobel.scale = self->scale;
+  settings->sobel.output = self->props.output;
+  settings->sobel.scale = self->props.scale;
   GST_OBJECT_UNLOCK (self);
   return settings;
 }
@@ -357,20 +360,7 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
   gobject_class->set_property = gst_cuda_sobel_set_property;
   gobject_class->get_property = gst_cuda_sobel_get_property;
 
-  g_object_class_install_property (gobject_class, PROP_OUTPUT,
-      g_param_spec_enum ("output", "Output",
-          "What each output pixel holds: the gradient magnitude or its direction "
-          "(for GRAY8 and GRAY16_LE alike)", GST_TYPE_CUDA_SOBEL_OUTPUT,
-          (gint) DEFAULT_OUTPUT, (GParamFlags) (G_PARAM_READWRITE |
-              GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)));
-  g_object_class_install_property (gobject_class, PROP_SCALE,
-      g_param_spec_double ("scale", "Scale",
-          "output=magnitude: factor applied to sqrt(Gx^2 + Gy^2) before rounding to "
-          "nearest and clamping to 255 (GRAY8) or 65535 (GRAY16_LE); magnitudes of "
-          "8-bit input reach at most 1140.4 (Gx 510, Gy 1020). Ignored for direction",
-          0.0, cg::kSobelMaxScale, DEFAULT_SCALE, (GParamFlags) (G_PARAM_READWRITE
-              | GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING |
-              G_PARAM_STATIC_STRINGS)));
+  property_table_install (gobject_class, sobel_rows, PROP_OUTPUT);
   gst_element_class_set_static_metadata (element_class,
       "CUDA Sobel edge detector", "Filter/Effect/Converter/Video/Hardware",
       "Sobel gradient magnitude or direction of video (GRAY8 or RGB in, GRAY8 or "
@@ -397,7 +387,7 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
 static void
 gst_cuda_sobel_init (GstCudaSobel * self)
 {
-  self->output = DEFAULT_OUTPUT;
-  self->scale = DEFAULT_SCALE;
+  self->props.output = DEFAULT_OUTPUT;
+  self->props.scale = DEFAULT_SCALE;
   self->layout = cg::SobelLayout ();
 }
