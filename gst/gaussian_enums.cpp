@@ -2,6 +2,7 @@
 /* The enumerated properties of cudagaussian, as GLib enum types (what gst-inspect-1.0 lists). */
 #include "gaussian_enums.h"
 
+#include "gtype_registration.h"
 #include "frame_blur.h"
 
 namespace cg = cudagaussian;
@@ -39,11 +40,7 @@ gst_cuda_gaussian_border_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianBorder", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaGaussianBorder", values);
 }
 
 GType
@@ -59,11 +56,7 @@ gst_cuda_gaussian_start_up_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianStartUp", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaGaussianStartUp", values);
 }
 
 GType
@@ -90,11 +83,7 @@ gst_cuda_gaussian_partitions_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianPartitions", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaGaussianPartitions", values);
 }
 
 GType
@@ -111,11 +100,7 @@ gst_cuda_gaussian_edge_filter_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianEdgeFilter", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaGaussianEdgeFilter", values);
 }
 
 GType
@@ -131,11 +116,7 @@ gst_cuda_gaussian_coefficients_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianCoefficients", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaGaussianCoefficients", values);
 }
 
 GType
@@ -151,11 +132,7 @@ gst_cuda_gaussian_box_method_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaGaussianBoxMethod", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaGaussianBoxMethod", values);
 }
 
 GType
@@ -171,9 +148,5 @@ gst_cuda_gaussian_planes_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_flags_register_static ("GstCudaGaussianPlanes", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_flags_once (&type, "GstCudaGaussianPlanes", values);
 }

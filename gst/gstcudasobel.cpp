@@ -44,6 +44,7 @@
 
 #include <gst/cuda/gstcudamemory.h>
 
+#include "gtype_registration.h"
 #include "property_table.h"
 #include "sobel_operation.h"
 
@@ -99,11 +100,7 @@ gst_cuda_sobel_output_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaSobelOutput", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return register_enum_once (&type, "GstCudaSobelOutput", values);
 }
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",

@@ -1,20 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "region_enums.h"
 
+#include "gtype_registration.h"
 #include "region_filter.h"
 
 namespace cg = cudagaussian;
-
-/* Registers @values once under @name. */
-static GType
-register_enum (GType * type, const gchar * name, const GEnumValue * values)
-{
-  if (g_once_init_enter (type)) {
-    GType t = g_enum_register_static (name, values);
-    g_once_init_leave (type, t);
-  }
-  return *type;
-}
 
 GType
 gst_cuda_gaussian_regions_get_type (void)
@@ -28,7 +18,7 @@ gst_cuda_gaussian_regions_get_type (void)
         "Everything but the regions (background blur); privacy-zones stay blurred", "outside"},
     {0, NULL, NULL},
   };
-  return register_enum (&type, "GstCudaGaussianRegions", values);
+  return register_enum_once (&type, "GstCudaGaussianRegions", values);
 }
 
 GType
@@ -40,7 +30,7 @@ gst_cuda_gaussian_roi_shape_get_type (void)
     {(gint) cg::RegionShape::Ellipse, "The ellipse inscribed in the box", "ellipse"},
     {0, NULL, NULL},
   };
-  return register_enum (&type, "GstCudaGaussianRoiShape", values);
+  return register_enum_once (&type, "GstCudaGaussianRoiShape", values);
 }
 
 GType
@@ -53,5 +43,5 @@ gst_cuda_gaussian_roi_effect_get_type (void)
     {(gint) cg::RegionEffect::Fill, "Solid roi-fill-color", "fill"},
     {0, NULL, NULL},
   };
-  return register_enum (&type, "GstCudaGaussianRoiEffect", values);
+  return register_enum_once (&type, "GstCudaGaussianRoiEffect", values);
 }
