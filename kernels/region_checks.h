@@ -22,4 +22,12 @@ Status validate_region_restore(const std::vector<PlaneSpec>& planes, const std::
 Status check_region_planes(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                            const std::vector<MutableDevicePlaneRef>& dst);
 
+// Everything RegionFilter::apply and restore check before any work.
+Status check_region_apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                          const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                          const RegionEffectSettings& settings);
+Status check_region_restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                            const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                            const std::vector<Region>& keep);
+
 }  // namespace cudagaussian

@@ -502,18 +502,15 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
 Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                            const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                            const RegionEffectSettings& settings, cudaStream_t stream) {
-  CG_TRY(validate(planes, regions, settings));
-  CG_TRY(check_region_planes(planes, src, dst));
+  CG_TRY(check_region_apply(planes, src, dst, regions, settings));
   return run_regions(scratch_->state, planes, src, dst, regions, {}, settings, RegionPass::Apply, stream);
 }
 
 Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                              const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                              const std::vector<Region>& keep, cudaStream_t stream) {
-  CG_TRY(validate_region_restore(planes, regions));
-  CG_TRY(validate_region_restore(planes, keep));
+  CG_TRY(check_region_restore(planes, src, dst, regions, keep));
   const RegionEffectSettings settings;  // unused by restore's launches
-  CG_TRY(check_region_planes(planes, src, dst));
   return run_regions(scratch_->state, planes, src, dst, regions, keep, settings, RegionPass::Restore, stream);
 }
 

@@ -39,4 +39,19 @@ Status validate_region_restore(const std::vector<PlaneSpec>& planes, const std::
   return why.empty() ? Status::success() : Status::invalid(why);
 }
 
+Status check_region_apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                          const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                          const RegionEffectSettings& settings) {
+  CG_TRY(RegionFilter::validate(planes, regions, settings));
+  return check_region_planes(planes, src, dst);
+}
+
+Status check_region_restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                            const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
+                            const std::vector<Region>& keep) {
+  CG_TRY(validate_region_restore(planes, regions));
+  CG_TRY(validate_region_restore(planes, keep));
+  return check_region_planes(planes, src, dst);
+}
+
 }  // namespace cudagaussian

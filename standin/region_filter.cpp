@@ -64,8 +64,7 @@ std::vector<PlaneValues> read_planes(const std::vector<PlaneSpec>& planes, const
 Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                            const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                            const RegionEffectSettings& settings, cudaStream_t stream) {
-  CG_TRY(validate(planes, regions, settings));
-  CG_TRY(check_region_planes(planes, src, dst));
+  CG_TRY(check_region_apply(planes, src, dst, regions, settings));
   for (size_t p = 0; p < planes.size(); ++p)
     CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
                          planes[p].geometry.height, stream));
@@ -86,9 +85,7 @@ Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vect
 Status RegionFilter::restore(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                              const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                              const std::vector<Region>& keep, cudaStream_t) {
-  CG_TRY(validate_region_restore(planes, regions));
-  CG_TRY(validate_region_restore(planes, keep));
-  CG_TRY(check_region_planes(planes, src, dst));
+  CG_TRY(check_region_restore(planes, src, dst, regions, keep));
   if (regions.empty()) return Status::success();
   const std::vector<RegionPlane> layout = region_planes(planes);
   std::vector<const void*> src_data, dst_data;
