@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "fir_taps.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cudagaussian {
@@ -31,6 +32,17 @@ int exact_radius(double sigma) {
 
 std::vector<float> to_float(const std::vector<double>& taps) {
   return std::vector<float>(taps.begin(), taps.end());
+}
+
+std::vector<double> outer_product_kernel(const std::vector<double>& taps_x, const std::vector<double>& taps_y,
+                                         int* size) {
+  const int n = static_cast<int>(std::max(taps_x.size(), taps_y.size()));
+  std::vector<double> k(static_cast<size_t>(n) * n, 0.0);
+  const int ox = (n - static_cast<int>(taps_x.size())) / 2, oy = (n - static_cast<int>(taps_y.size())) / 2;
+  for (size_t j = 0; j < taps_y.size(); ++j)
+    for (size_t i = 0; i < taps_x.size(); ++i) k[(j + oy) * n + (i + ox)] = taps_y[j] * taps_x[i];
+  *size = n;
+  return k;
 }
 
 }  // namespace cudagaussian

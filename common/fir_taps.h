@@ -22,4 +22,9 @@ int exact_radius(double sigma);
 
 std::vector<float> to_float(const std::vector<double>& taps);
 
+// The square 2D kernel of algorithm=direct: the outer product of the vertical and horizontal
+// taps, the shorter direction padded with zero taps; *size gets its side.
+std::vector<double> outer_product_kernel(const std::vector<double>& taps_x, const std::vector<double>& taps_y,
+                                         int* size);
+
 }  // namespace cudagaussian

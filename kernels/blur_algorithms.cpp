@@ -110,12 +110,8 @@ Status plan_direct(const BlurSettings& s, bool, const std::vector<PlaneSpec>& pl
                                                 std::unique_ptr<PlaneBlur>* blur) {
     const std::vector<double> tx = gaussian_taps(sx, fir_radius(sx, s.truncate));
     const std::vector<double> ty = gaussian_taps(sy, fir_radius(sy, s.truncate));
-    // Square kernel: the shorter direction is padded with zero taps.
-    const int size = static_cast<int>(std::max(tx.size(), ty.size()));
-    std::vector<double> k(static_cast<size_t>(size) * size, 0.0);
-    const int ox = (size - static_cast<int>(tx.size())) / 2, oy = (size - static_cast<int>(ty.size())) / 2;
-    for (size_t j = 0; j < ty.size(); ++j)
-      for (size_t i = 0; i < tx.size(); ++i) k[(j + oy) * size + (i + ox)] = ty[j] * tx[i];
+    int size = 0;
+    const std::vector<double> k = outer_product_kernel(tx, ty, &size);
     return plan_blur<DirectConvolution>(blur, g, k, size, s.border);
   });
 }

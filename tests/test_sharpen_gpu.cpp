@@ -42,11 +42,8 @@ PlaneValues reference_blur_of(const BlurSettings& s, const PlaneSpec& p, const P
     case Algorithm::Fir:
       return reference_fir(g, in, tx, ty, s.border);
     case Algorithm::Direct: {
-      const int size = static_cast<int>(std::max(tx.size(), ty.size()));
-      std::vector<double> k(static_cast<size_t>(size) * size, 0.0);
-      const int ox = (size - static_cast<int>(tx.size())) / 2, oy = (size - static_cast<int>(ty.size())) / 2;
-      for (size_t j = 0; j < ty.size(); ++j)
-        for (size_t i = 0; i < tx.size(); ++i) k[(j + oy) * size + (i + ox)] = ty[j] * tx[i];
+      int size = 0;
+      const std::vector<double> k = outer_product_kernel(tx, ty, &size);
       return reference_direct(g, in, k, size, s.border);
     }
     case Algorithm::Box:
