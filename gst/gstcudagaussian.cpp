@@ -59,6 +59,7 @@
 
 #include "gstcudagaussian.h"
 
+#include <array>
 #include <vector>
 
 #include <gst/cuda/gstcudamemory.h>
@@ -89,6 +90,10 @@ struct _GstCudaGaussian
   std::vector < cg::PlaneSpec > *planes;
   cg::RegionHold *hold;
   gboolean warned_region_limit;
+  /* roi-fill-color in the caps' samples, converted again when the colour or the caps change */
+  std::vector < std::array < int, 4 >> *fill;
+  guint32 fill_color;
+  gboolean fill_valid;
 };
 
 #define gst_cuda_gaussian_parent_class parent_class
@@ -178,6 +183,19 @@ gst_cuda_gaussian_frame_regions (GstCudaGaussian * self, GstBuffer * input,
   return regions;
 }
 
+/* roi-fill-color as the negotiated caps store it. */
+static const std::vector < std::array < int, 4 >> &
+gst_cuda_gaussian_fill_for_caps (GstCudaGaussian * self, const GstVideoInfo * info,
+    guint32 color)
+{
+  if (!self->fill_valid || self->fill_color != color) {
+    *self->fill = gst_cuda_gaussian_fill_values (info, color);
+    self->fill_color = color;
+    self->fill_valid = TRUE;
+  }
+  return *self->fill;
+}
+
 /* The settings of the next frame, read once for it under the object lock. */
 static FrameSettingsPtr
 gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
@@ -235,7 +253,8 @@ gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
   for (const cg::PlaneSpec & p : *self->planes)
     settings->effect.keep.push_back (cg::kept_channels (p, s.parts));
   if (rp.effect == cg::RegionEffect::Fill)
-    settings->effect.fill = gst_cuda_gaussian_fill_values (&filter->in_info, rp.fill_color);
+    settings->effect.fill = gst_cuda_gaussian_fill_for_caps (self, &filter->in_info,
+        rp.fill_color);
   return settings;
 }
 
@@ -274,6 +293,7 @@ gst_cuda_gaussian_configure (GstCudaFilter * filter, const GstVideoInfo * in,
   layout->work = "blur";
   *self->planes = planes;
   self->hold->reset ();
+  self->fill_valid = FALSE;
   return TRUE;
 }
 
@@ -291,6 +311,7 @@ gst_cuda_gaussian_finalize (GObject * object)
   delete self->props;
   delete self->planes;
   delete self->hold;
+  delete self->fill;
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -348,4 +369,5 @@ gst_cuda_gaussian_init (GstCudaGaussian * self)
   self->props = new GaussianProperties ();
   self->planes = new std::vector < cg::PlaneSpec > ();
   self->hold = new cg::RegionHold ();
+  self->fill = new std::vector < std::array < int, 4 >> ();
 }
