@@ -44,6 +44,13 @@ public:
   /* Taps, coefficients and scratch for @settings. A Status without a CUDA error means the
    * settings are invalid (its message says why). */
   virtual cudagaussian::Status plan (const FrameSettings & settings) = 0;
+  /* Whether planning for @settings replaces GPU memory that work already queued on the lane may
+   * still use, so that the lane must be idle first. Per-frame data (a frame's regions) does not. */
+  virtual bool plan_needs_idle_lane (const FrameSettings & settings) const
+  {
+    (void) settings;
+    return true;
+  }
   /* Queues the batch on @stream. */
   virtual cudagaussian::Status run_batch (const SourceBatch & src, const TargetBatch & dst,
       cudaStream_t stream) = 0;

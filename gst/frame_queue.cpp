@@ -105,7 +105,8 @@ FrameQueue::ensure_plan (Lane & lane, const FrameSettings & settings)
     st = lane.stream.create ();
   if (!st.ok ())
     return post_error ("Could not create CUDA streams.", st);
-  st = lane.stream.synchronize ();
+  if (lane.operation->plan_needs_idle_lane (settings))
+    st = lane.stream.synchronize ();
   if (st.ok ())
     st = lane.operation->plan (settings);
   if (!st.ok ()) {

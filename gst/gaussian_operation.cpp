@@ -84,6 +84,15 @@ GaussianOperation::planned_for (const FrameSettings & settings) const
       (!blurs_whole_frame (s) || (blur_.planned () && blur_.settings () == s.blur));
 }
 
+/* Only a new whole-frame blur plan replaces GPU memory (its scratch); regions, zones and the
+ * effect's settings are host data, and RegionFilter keeps its own buffers safe for queued work. */
+bool
+GaussianOperation::plan_needs_idle_lane (const FrameSettings & settings) const
+{
+  const GaussianSettings & s = static_cast < const GaussianSettings & >(settings);
+  return blurs_whole_frame (s) && !(blur_.planned () && blur_.settings () == s.blur);
+}
+
 cg::Status
 GaussianOperation::plan (const FrameSettings & settings)
 {
