@@ -9,7 +9,8 @@
 //           GPU work is shorter than the host's work to enqueue it, this is the host's time;
 //   GPU     kQueued operations queued behind a host function that holds the stream for 2 ms,
 //           bracketed together: the GPU's time per operation, the host far ahead.
-// apply() includes its copy of the frame, so its floor is the copy.
+// apply() into another frame includes its copy of the frame, so its floor is the copy; apply()
+// in place (source and destination the same frame) writes the regions alone.
 //
 // Usage: bench_regions [--csv PATH] [--quick] [--only TEXT]
 
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
   Csv csv;
   csv.open(opt.csv_path,
            "device,format,variant,regions,call_us,gpu_us,copy_gpu_us,whole_auto_gpu_us,whole_fir_gpu_us,"
-           "ratio_whole,ratio_copy");
+           "ratio_whole,ratio_copy,in_place_call_us,in_place_gpu_us,in_place_ratio_whole");
   CudaStream stream;
   BENCH_CHECK(stream.create());
 
@@ -129,8 +130,9 @@ int main(int argc, char** argv) {
   };
   std::printf("Region effects at 1080p, sigma %g (truncate 4), on %s (%d SMs), rotating frames (> %.0f MB).\n"
               "call: median of %d operations, each between its own events, after %d warm-up; GPU: median of\n"
-              "%d groups of %d operations queued behind a held stream. apply() includes its copy of the\n"
-              "frame. 'whole-frame blur' is FrameBlur with algorithm auto at the same sigma.\n\n",
+              "%d groups of %d operations queued behind a held stream. apply() into another frame includes\n"
+              "its copy of the frame; 'in place' is apply() with the same frame as source and destination.\n"
+              "'whole-frame blur' is FrameBlur with algorithm auto at the same sigma.\n\n",
               kSigma, prop.name, prop.multiProcessorCount, kMinRotatedBytes / 1e6, runs, warmup, reps, kQueued);
   for (const Format& fmt : formats) {
     Frames frames;
@@ -153,14 +155,19 @@ int main(int argc, char** argv) {
       if (!measure(op, a == 0 ? auto_us : fir_us)) return 1;
     }
     std::printf("### %s (%d frames rotated)\n\n", fmt.name, frames.count);
-    std::printf("| operation | call µs | GPU µs | GPU / whole-frame blur | GPU / copy |\n|---|---:|---:|---:|---:|\n");
-    auto row = [&](const std::string& name, const double (&us)[2]) {
-      std::printf("| %s | %.1f | %.1f | %.3f | %.2f |\n", name.c_str(), us[0], us[1], us[1] / auto_us[1],
+    std::printf("| operation | call µs | GPU µs | GPU / whole-frame blur | GPU / copy | in place: call µs | GPU µs "
+                "| GPU / whole-frame blur |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    auto row = [&](const std::string& name, const double (&us)[2], const double* in_place) {
+      std::printf("| %s | %.1f | %.1f | %.3f | %.2f |", name.c_str(), us[0], us[1], us[1] / auto_us[1],
                   us[1] / copy_us[1]);
+      if (in_place)
+        std::printf(" %.1f | %.1f | %.3f |\n", in_place[0], in_place[1], in_place[1] / auto_us[1]);
+      else
+        std::printf(" | | |\n");
     };
-    row("copy (cudaMemcpy2DAsync)", copy_us);
-    row("whole frame, FrameBlur auto", auto_us);
-    row("whole frame, FrameBlur fir", fir_us);
+    row("copy (cudaMemcpy2DAsync)", copy_us, nullptr);
+    row("whole frame, FrameBlur auto", auto_us, nullptr);
+    row("whole frame, FrameBlur fir", fir_us, nullptr);
     for (const Variant& v : variants(fmt.planes)) {
       if (!opt.wanted(v.name.c_str())) continue;
       RegionFilter filter;
@@ -170,13 +177,21 @@ int main(int argc, char** argv) {
                          : filter.apply(fmt.planes, frames.src_refs(f), frames.dst_refs(f), v.regions, v.settings,
                                         stream.get());
       };
-      double us[2] = {0, 0};
+      double us[2] = {0, 0}, in_place_us[2] = {0, 0};
       if (!measure(op, us)) return 1;
-      row(v.name, us);
+      if (!v.restore) {
+        auto op_in_place = [&](int f) {
+          return filter.apply(fmt.planes, frames.dst_as_src_refs(f), frames.dst_refs(f), v.regions, v.settings,
+                              stream.get());
+        };
+        if (!measure(op_in_place, in_place_us)) return 1;
+      }
+      row(v.name, us, v.restore ? nullptr : in_place_us);
       char line[512];
-      std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f", prop.name, fmt.name,
-                    v.name.c_str(), v.regions.size(), us[0], us[1], copy_us[1], auto_us[1], fir_us[1],
-                    us[1] / auto_us[1], us[1] / copy_us[1]);
+      std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.3f,%.2f,%.2f,%.4f", prop.name,
+                    fmt.name, v.name.c_str(), v.regions.size(), us[0], us[1], copy_us[1], auto_us[1], fir_us[1],
+                    us[1] / auto_us[1], us[1] / copy_us[1], in_place_us[0], in_place_us[1],
+                    in_place_us[1] / auto_us[1]);
       csv.row(line);
     }
     std::printf("\n");

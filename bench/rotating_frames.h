@@ -30,6 +30,12 @@ struct Frames {
     for (const DevicePlane& p : dst[f]) r.push_back({p.get(), p.pitch()});
     return r;
   }
+  // The destination frame as a source, for operations in place.
+  std::vector<DevicePlaneRef> dst_as_src_refs(int f) const {
+    std::vector<DevicePlaneRef> r;
+    for (const DevicePlane& p : dst[f]) r.push_back({p.get(), p.pitch()});
+    return r;
+  }
 };
 
 inline Status make_frames(const std::vector<PlaneSpec>& planes, double min_rotated_bytes, Frames* frames) {

@@ -183,6 +183,11 @@ RegionPlanePlan plan_region_plane(const RegionPlane& plane, const std::vector<Re
     plan.tasks.push_back(t);
   }
   find_neighbours(plan);
+  for (RegionTask& t : plan.tasks) {
+    const RegionBox& box = regions[t.region].box;
+    t.plain = t.neighbour_count == 0 && box.shape == RegionShape::Rectangle && box.feather <= 0;
+  }
+  std::stable_partition(plan.tasks.begin(), plan.tasks.end(), [](const RegionTask& t) { return t.plain != 0; });
   RegionBatch batch;
   for (int i = 0; i < static_cast<int>(plan.tasks.size()); ++i) {
     RegionTask& t = plan.tasks[i];
@@ -199,6 +204,7 @@ RegionPlanePlan plan_region_plane(const RegionPlane& plane, const std::vector<Re
     t.scratch = batch.scratch_floats;
     batch.tiles[0] += tiles[0];
     batch.tiles[1] += tiles[1];
+    if (t.plain) batch.plain_tiles += tiles[1];
     batch.scratch_floats += scratch;
     ++batch.task_count;
   }

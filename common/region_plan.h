@@ -6,7 +6,9 @@
 // A task is one region on one plane (regions that cover no pixel centre of the plane have
 // none). Each launch runs the tiles of a batch of tasks: block b of a launch works on the task
 // whose [first_tile, next task's first_tile) holds b. Batches keep the scratch of their tasks
-// under a budget; a frame normally is one batch.
+// under a budget; a frame normally is one batch. Plain tasks (a rectangle with a hard edge that
+// meets no other region) come first, so that launch 2 can run their tiles with a kernel that
+// computes no weights.
 #pragma once
 
 #include <string>
@@ -59,6 +61,8 @@ struct RegionTask {
   int blocks_x, blocks_y;     // Pixelate: blocks the rectangle touches
   int neighbours;             // offset into the neighbour table: regions whose rectangles on
   int neighbour_count;        //   this plane meet this one's (the only possible owners besides it)
+  int plain;                  // 1: a hard-edged rectangle that meets no other region, so it
+                              //   owns its whole rectangle at weight 1 (region_task_plain)
   int first_tile[2];          // first tile of launch 1 and launch 2 within the batch
   long long scratch;          // first float of the task's scratch within the batch
 };
@@ -66,6 +70,7 @@ struct RegionTask {
 struct RegionBatch {
   int first_task = 0, task_count = 0;
   int tiles[2] = {0, 0};         // blocks of launch 1 (FIR rows or block means) and launch 2
+  int plain_tiles = 0;           // the first blocks of launch 2, those of the plain tasks
   long long scratch_floats = 0;  // scratch the batch needs
 };
 

@@ -51,6 +51,13 @@ public:
     (void) settings;
     return true;
   }
+  /* Whether the planned work may be given the same planes as source and destination: then a
+   * frame staged from system memory is uploaded straight into its destination, and the
+   * operation writes only what it changes. */
+  virtual bool works_in_place () const
+  {
+    return false;
+  }
   /* Queues the batch on @stream. */
   virtual cudagaussian::Status run_batch (const SourceBatch & src, const TargetBatch & dst,
       cudaStream_t stream) = 0;

@@ -173,16 +173,50 @@ FrameQueue::classify_foreign_input (GstBuffer * in)
   return peer;
 }
 
-/* Starts copying a system-memory input (or a peer GPU's) into its slot's staging planes. */
+/* The device planes a job's result goes to: the output buffer's CUDA memory, or the slot's
+ * staging planes that are downloaded into it. */
+std::vector < cg::MutableDevicePlaneRef > FrameQueue::destination (const Job & job) const
+{
+  const Slot & slot = slots_[job.slot];
+  std::vector < cg::MutableDevicePlaneRef > planes (layout_.out.size ());
+  for (size_t i = 0; i < layout_.out.size (); i++)
+    planes[i] = job.out_device ?
+        cg::MutableDevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
+        (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) } :
+        cg::MutableDevicePlaneRef { slot.out[i].get (), slot.out[i].pitch () };
+  return planes;
+}
+
+/* Whether input and output frames have the same planes (then an operation may work in place). */
+bool
+FrameQueue::same_layout () const
+{
+  if (layout_.in.size () != layout_.out.size ())
+    return false;
+  for (size_t i = 0; i < layout_.in.size (); i++)
+    if (layout_.in[i].row_bytes () != layout_.out[i].row_bytes () ||
+        layout_.in[i].height != layout_.out[i].height)
+      return false;
+  return true;
+}
+
+/* Starts copying a system-memory input (or a peer GPU's) into its slot's staging planes, or
+ * straight into its destination when the operation works in place. */
 GstFlowReturn
 FrameQueue::upload (const Job & job)
 {
   if (job.in_device)
     return GST_FLOW_OK;
   const Slot & slot = slots_[job.slot];
+  std::vector < cg::MutableDevicePlaneRef > to (layout_.in.size ());
+  if (job.in_place)
+    to = destination (job);
+  else
+    for (size_t i = 0; i < layout_.in.size (); i++)
+      to[i] = cg::MutableDevicePlaneRef { slot.in[i].get (), slot.in[i].pitch () };
   cg::Status st;
   for (size_t i = 0; i < layout_.in.size () && st.ok (); i++)
-    st = cg::copy_2d_async (slot.in[i].get (), slot.in[i].pitch (),
+    st = cg::copy_2d_async (to[i].data, to[i].pitch,
         GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
         GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i), layout_.in[i].row_bytes (),
         layout_.in[i].height, upload_.get ());
@@ -210,17 +244,13 @@ FrameQueue::enqueue_waiting (Lane & lane)
     const Job & job = jobs_[first + k];
     const Slot & slot = slots_[job.slot];
     batch_src_[k].resize (layout_.in.size ());
-    batch_dst_[k].resize (layout_.out.size ());
+    batch_dst_[k] = destination (job);
     for (size_t i = 0; i < layout_.in.size (); i++)
       batch_src_[k][i] = job.in_device ?
           cg::DevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
           (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i) } :
+          job.in_place ? cg::DevicePlaneRef { batch_dst_[k][i].data, batch_dst_[k][i].pitch } :
           cg::DevicePlaneRef { slot.in[i].get (), slot.in[i].pitch () };
-    for (size_t i = 0; i < layout_.out.size (); i++)
-      batch_dst_[k][i] = job.out_device ?
-          cg::MutableDevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
-          (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) } :
-          cg::MutableDevicePlaneRef { slot.out[i].get (), slot.out[i].pitch () };
     if (!job.in_device)
       st = slot.uploaded.make_wait (compute);
     download |= !job.out_device;
@@ -358,8 +388,10 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out, const FrameSettingsPtr & se
   }
   if (ret == GST_FLOW_OK)
     ret = map_job (job);
+  job.in_place = !job.in_device && same_layout () &&
+      lanes_[next_lane_].operation->works_in_place ();
   if (ret == GST_FLOW_OK)
-    ret = ensure_slot (slots_[job.slot], job.in_device, job.out_device);
+    ret = ensure_slot (slots_[job.slot], job.in_device || job.in_place, job.out_device);
   if (ret == GST_FLOW_OK)
     ret = upload (job);
   if (ret != GST_FLOW_OK) {

@@ -113,6 +113,7 @@ private:
     gboolean in_mapped = FALSE, out_mapped = FALSE;
     gboolean in_device = FALSE, out_device = FALSE;
     gboolean in_peer = FALSE;   /* CUDA memory of a peer context: copied into staging */
+    gboolean in_place = FALSE;  /* staged straight into the destination, filtered in place */
     guint slot = 0;
     guint done_slot = 0;        /* whose `done` event marks this frame finished */
     guint64 batch = 0;          /* launched in the batch of this number (from 1) */
@@ -121,6 +122,8 @@ private:
   GstFlowReturn ensure_slot (Slot & slot, gboolean in_device, gboolean out_device);
   GstFlowReturn map_job (Job & job);
   GstFlowReturn upload (const Job & job);
+  std::vector < cudagaussian::MutableDevicePlaneRef > destination (const Job & job) const;
+  bool same_layout () const;
   GstFlowReturn launch_waiting ();
   GstFlowReturn enqueue_waiting (Lane & lane);
   void synchronize_all ();

@@ -93,6 +93,14 @@ GaussianOperation::plan_needs_idle_lane (const FrameSettings & settings) const
   return blurs_whole_frame (s) && !(blur_.planned () && blur_.settings () == s.blur);
 }
 
+/* Effects inside the regions write the regions alone (RegionFilter::apply in place); a
+ * whole-frame blur, and restore() after it, need the input intact. */
+bool
+GaussianOperation::works_in_place () const
+{
+  return region_planned_ && planned_.mode == RegionMode::Inside;
+}
+
 cg::Status
 GaussianOperation::plan (const FrameSettings & settings)
 {

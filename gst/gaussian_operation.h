@@ -32,6 +32,7 @@ public:
   bool planned_for (const FrameSettings & settings) const override;
   cudagaussian::Status plan (const FrameSettings & settings) override;
   bool plan_needs_idle_lane (const FrameSettings & settings) const override;
+  bool works_in_place () const override;
   cudagaussian::Status run_batch (const SourceBatch & src, const TargetBatch & dst,
       cudaStream_t stream) override;
   std::string describe () const override;

@@ -12,8 +12,10 @@
 //      with the input by the mask weight. A pixel is written only by the region that owns it
 //      (region_precedes over the regions whose rectangles meet this one's), so overlapping
 //      regions never write the same pixel and each pixel is written once.
-// restore() is launch 2 alone, blending dst back towards src. apply() first copies the whole
-// plane, so that pixels outside every region are the input's bytes.
+// restore() is launch 2 alone, blending dst back towards src. apply() into another frame first
+// copies the whole plane, so that pixels outside every region are the input's bytes; in place
+// (src == dst) it copies nothing: launch 1 reads the input before launch 2 writes any of it, and
+// launch 2 reads only the pixels its own thread writes.
 //
 // Both FIR passes are register-blocked: a thread makes kRegionBlock consecutive outputs along
 // the pass, so each input and each tap is loaded once per kRegionBlock multiply-adds, and the
@@ -21,9 +23,9 @@
 // k = -R..R in order, as the reference does; a thread away from the edges walks its inputs
 // without the border rule.
 //
-// The tables go up with one copy per call from a ring of pinned staging buffers (a copy from
-// pageable memory may wait for the stream, idling the GPU while the host prepares the next
-// work).
+// The tables go up inside the parameters of one or a few small kernels that store them: the
+// launch carries them, so the stream never hands over to a copy engine (which costs more than
+// the region kernels of a few faces) and the host's copy is free again once the launch returns.
 
 #include "region_filter.h"
 
@@ -31,6 +33,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "device_memory.h"
 #include "region_checks.h"
@@ -81,9 +84,11 @@ template <typename T>
 __device__ __forceinline__ int sample_value(T stored, int shift) {
   return static_cast<int>(static_cast<unsigned>(stored) >> shift);
 }
+// 8-bit planes have no shift (PlaneGeometry::valid).
 template <typename T>
 __device__ __forceinline__ float sample_float(T stored, int shift) {
-  return __uint_as_float(0x4B000000u | (static_cast<unsigned>(stored) >> shift)) - 8388608.0f;
+  const unsigned v = sizeof(T) == 1 ? static_cast<unsigned>(stored) : static_cast<unsigned>(stored) >> shift;
+  return __uint_as_float(0x4B000000u | v) - 8388608.0f;
 }
 
 // The task of tile `tile` of launch `which`: the last one whose first tile is at most `tile`.
@@ -142,20 +147,21 @@ __device__ __forceinline__ void fir_block(const float* __restrict__ padded, int 
   }
 }
 
-// Launch 1 of Blur: the horizontal FIR of rows [row0, row1) over the rectangle's columns.
-template <typename T>
+// Launch 1 of Blur: the horizontal FIR of rows [row0, row1) over the rectangle's columns. The
+// channel count is a template parameter, so that a thread's loads are fixed offsets from one
+// pointer.
+template <typename T, int C>
 __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
     fir_rows_kernel(PlaneArgs p, BatchArgs b) {
   const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
   const int local = blockIdx.x - t.first_tile[0];
-  const int c_count = p.channels;
   const int width = t.rect.x1 - t.rect.x0;
-  const int slots = (width + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * c_count;
+  const int slots = (width + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * C;
   const int tiles_x = (slots + kRegionSlots - 1) / kRegionSlots;
   const int slot = local % tiles_x * kRegionSlots + threadIdx.x;
   const int row = t.row0 + local / tiles_x * kRegionSlotRows + threadIdx.y;
   if (slot >= slots || row >= t.row1) return;
-  const int group = slot / c_count, c = slot - group * c_count;
+  const int group = slot / C, c = slot - group * C;
   const int x0 = t.rect.x0 + group * kRegionPixelsPerSlot;
   const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
   const int shift = p.shift;
@@ -164,17 +170,16 @@ __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
   float acc[kRegionPixelsPerSlot];
   if (first >= 0 && first + region_fir_inputs(t.radius_x) - 1 <= last) {
     // Away from the left and right edges: consecutive pixels, no border rule.
-    const T* in = line + first * c_count;
-    fir_block(taps, t.radius_x, [&](int j) { return sample_float(__ldg(in + j * c_count), shift); }, acc);
+    const T* in = line + first * C;
+    fir_block(taps, t.radius_x, [&](int j) { return sample_float(__ldg(in + static_cast<ptrdiff_t>(j) * C), shift); }, acc);
   } else {
     fir_block(taps, t.radius_x,
-              [&](int j) { return sample_float(__ldg(line + min(max(first + j, 0), last) * c_count), shift); }, acc);
+              [&](int j) { return sample_float(__ldg(line + min(max(first + j, 0), last) * C), shift); }, acc);
   }
-  float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * c_count +
-               (x0 - t.rect.x0) * c_count + c;
+  float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * C + (x0 - t.rect.x0) * C + c;
 #pragma unroll
   for (int o = 0; o < kRegionPixelsPerSlot; ++o)
-    if (x0 + o < t.rect.x1) out[o * c_count] = acc[o];
+    if (x0 + o < t.rect.x1) out[o * C] = acc[o];
 }
 
 // Launch 1 of Pixelate: one channel of one block the rectangle touches, the rounded mean of the
@@ -202,11 +207,14 @@ __global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs
 }
 
 // Launch 2: kRegionRowsPerThread rows of one scalar column of the rectangle; each pixel the
-// region owns gets its blended value.
-template <typename T, PixelMode kMode>
-__global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p, BatchArgs b) {
-  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, blockIdx.x)];
-  const int local = blockIdx.x - t.first_tile[1];
+// region owns gets its blended value. kPlain: the tiles of plain tasks (region_plan.h), whose
+// every pixel takes the effect (restore: the input) at weight 1, so no weights are computed;
+// block b runs tile first_tile + b.
+template <typename T, PixelMode kMode, bool kPlain>
+__global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p, BatchArgs b, int first_tile) {
+  const int tile = first_tile + static_cast<int>(blockIdx.x);
+  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, tile)];
+  const int local = tile - t.first_tile[1];
   const int c_count = p.channels;
   const int cols = (t.rect.x1 - t.rect.x0) * c_count;
   const int tiles_x = (cols + kRegionTileScalars - 1) / kRegionTileScalars;
@@ -217,7 +225,6 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
   const int x = t.rect.x0 + xi;
   // A kept channel is the input's: apply() copied it, restore() leaves it.
   if (kMode != PixelMode::Restore && ((b.finish.keep >> c) & 1u)) return;
-  const RegionEntry self = b.regions[t.region];
 
   float effect[kRegionRowsPerThread] = {};
   if constexpr (kMode == PixelMode::Blur) {
@@ -248,7 +255,7 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
   for (int o = 0; o < kRegionRowsPerThread; ++o) {
     const int y = y0 + min(o, rows - 1);
     in[o] = sample_value(__ldg(row_of<T>(p.src, p.src_pitch, y) + column), p.shift);
-    if constexpr (kMode == PixelMode::Restore)
+    if constexpr (kMode == PixelMode::Restore && !kPlain)
       old[o] = sample_value(row_of<T>(p.dst, p.dst_pitch, y)[column], p.shift);
     else
       old[o] = 0;
@@ -261,16 +268,19 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
       value[o] = static_cast<int>(__ldg(b.scratch + t.scratch + (static_cast<long long>(by) * t.blocks_x + bx) * c_count + c));
     }
   }
-  // A hard-edged rectangle that meets no other region owns its whole rectangle at weight 1.
-  const bool whole = t.neighbour_count == 0 && self.box.shape == RegionShape::Rectangle && self.box.feather <= 0;
 #pragma unroll
   for (int o = 0; o < kRegionRowsPerThread; ++o) {
     if (o >= rows) break;
     const int y = y0 + o;
-    const double w = whole ? 1.0 : owned_weight(b, t, self, x, y, p.subsample_x, p.subsample_y);
-    if (w <= 0.0) continue;
+    double w = 1.0;
+    if constexpr (!kPlain) {
+      w = t.plain ? 1.0 : owned_weight(b, t, b.regions[t.region], x, y, p.subsample_x, p.subsample_y);
+      if (w <= 0.0) continue;
+    }
     int v;
-    if constexpr (kMode == PixelMode::Restore) {
+    if constexpr (kMode == PixelMode::Restore && kPlain) {
+      v = in[o];
+    } else if constexpr (kMode == PixelMode::Restore) {
       const double kept = region_max_weight(b.keep, b.keep_count, x, y, p.subsample_x, p.subsample_y);
       v = region_blend(old[o], in[o], w * (1.0 - kept), p.max_value);
     } else {
@@ -282,8 +292,8 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
       else if constexpr (kMode == PixelMode::Pixelate)
         e = value[o];
       else
-        e = b.fill[c];
-      v = region_blend(in[o], e, w, p.max_value);
+        e = c == 0 ? b.fill[0] : c == 1 ? b.fill[1] : c == 2 ? b.fill[2] : b.fill[3];  // no local copy of b
+      v = kPlain ? e : region_blend(in[o], e, w, p.max_value);
     }
     T* out = reinterpret_cast<T*>(p.dst + static_cast<size_t>(y) * p.dst_pitch) + column;
     *out = static_cast<T>(static_cast<unsigned>(v) << p.shift);
@@ -291,6 +301,23 @@ __global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p
 }
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// Up to kWords 16-byte words of a call's tables, passed by value (kernel parameters may hold
+// up to 32764 bytes since CUDA 12.1).
+template <int kWords>
+struct TableChunk {
+  uint4 words[kWords];
+};
+constexpr int kSmallChunkWords = 128;   // 2 KB: the tables of a few regions
+constexpr int kLargeChunkWords = 2032;  // 32512 bytes
+constexpr int kStoreThreads = 256;
+
+template <int kWords>
+__global__ void __launch_bounds__(kStoreThreads)
+    store_tables_kernel(uint4* __restrict__ to, int count, const __grid_constant__ TableChunk<kWords> chunk) {
+  for (int i = blockIdx.x * kStoreThreads + threadIdx.x; i < count; i += gridDim.x * kStoreThreads)
+    to[i] = chunk.words[i];
+}
 
 // Appends `count` elements to the host staging area at a 16-byte boundary; returns their offset.
 template <typename E>
@@ -301,84 +328,71 @@ size_t append(std::vector<unsigned char>& host, const E* data, size_t count) {
   return at;
 }
 
-// A pinned copy of one call's tables, reused once the copy that read it is done.
-struct StagingSlot {
-  void* data = nullptr;
-  size_t bytes = 0;
-  cudaEvent_t copied = nullptr;  // recorded after the copy out of `data`; null before the first
-  StagingSlot() = default;
-  StagingSlot(const StagingSlot&) = delete;
-  StagingSlot& operator=(const StagingSlot&) = delete;
-  ~StagingSlot() {
-    pinned_free(data);
-    if (copied) cudaEventDestroy(copied);
-  }
-};
-// Calls whose tables can be in flight before a call waits for the oldest copy.
-constexpr size_t kMaxStagingSlots = 16;
-
-// Whether the copy out of `slot` is done (or there was none), without waiting.
-bool slot_free(const StagingSlot& slot) {
-  if (!slot.copied) return true;
-  const cudaError_t e = cudaEventQuery(slot.copied);
-  if (e == cudaErrorNotReady) (void)cudaGetLastError();  // not an error: keep it out of launch_check()
-  return e == cudaSuccess;
+bool same_planes(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst) {
+  for (size_t p = 0; p < src.size(); ++p)
+    if (src[p].data != dst[p].data || src[p].pitch != dst[p].pitch) return false;
+  return !src.empty();
 }
 
 struct RegionState {
   DeviceBuffer tables;   // regions, then each plane's tasks, neighbours and taps
   DeviceBuffer floats;   // FIR rows or block means of one batch
+  DeviceBuffer source;   // a copy of the input, for an in-place call of several batches
   CudaEvent done;        // the end of the last call: the next one's uploads wait for it
   std::vector<unsigned char> host;
-  std::vector<std::unique_ptr<StagingSlot>> staging;  // a ring, `next_slot` the oldest
-  size_t next_slot = 0;
+  std::unique_ptr<TableChunk<kLargeChunkWords>> large;  // host side of a large chunk
   long long budget_floats = kScratchBudgetFloats;
 
   void release() {
     tables.release();
     floats.release();
+    source.release();
     done.release();
     host.clear();
     host.shrink_to_fit();
-    staging.clear();
-    next_slot = 0;
+    large.reset();
   }
 
-  // A slot whose copy is done: the oldest if it is, else a new one while there are fewer than
-  // kMaxStagingSlots, else the oldest once its copy is done.
-  Status take_slot(StagingSlot** out) {
-    if (staging.empty() || (!slot_free(*staging[next_slot]) && staging.size() < kMaxStagingSlots)) {
-      staging.insert(staging.begin() + next_slot, std::make_unique<StagingSlot>());
-    } else if (staging[next_slot]->copied) {
-      CG_CUDA_TRY(cudaEventSynchronize(staging[next_slot]->copied));
+  // Copies the planes of `src` into `source` on `stream`; `copy` describes the copy.
+  Status copy_source(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
+                     cudaStream_t stream, std::vector<DevicePlaneRef>* copy) {
+    std::vector<size_t> at(planes.size());
+    size_t bytes = 0;
+    for (size_t p = 0; p < planes.size(); ++p) {
+      at[p] = bytes;
+      bytes = align_up(bytes + planes[p].geometry.row_bytes() * static_cast<size_t>(planes[p].geometry.height), 256);
     }
-    *out = staging[next_slot].get();
-    next_slot = (next_slot + 1) % staging.size();
+    CG_TRY(source.reserve(bytes));
+    for (size_t p = 0; p < planes.size(); ++p) {
+      unsigned char* to = static_cast<unsigned char*>(source.get()) + at[p];
+      const size_t row = planes[p].geometry.row_bytes();
+      CG_TRY(copy_2d_async(to, row, src[p].data, src[p].pitch, row, planes[p].geometry.height, stream));
+      (*copy)[p] = DevicePlaneRef{to, row};
+    }
     return Status::success();
   }
 
-  // Copies `host` to `tables` on `stream`: from a pinned slot, or from `host` itself when
-  // pinned memory is refused (the runtime then stages the pageable copy).
+  // Stores `host` (padded to 16 bytes) into `tables` on `stream`, in chunks of kernel
+  // parameters.
   Status upload(cudaStream_t stream) {
-    StagingSlot* taken = nullptr;
-    CG_TRY(take_slot(&taken));
-    StagingSlot& slot = *taken;
-    if (!slot.copied) CG_CUDA_TRY(cudaEventCreateWithFlags(&slot.copied, cudaEventDisableTiming));
-    if (slot.bytes < host.size()) {
-      pinned_free(slot.data);
-      slot.data = nullptr;
-      slot.bytes = 0;
-      const size_t bytes = align_up(host.size() + host.size() / 2, 4096);
-      if (pinned_alloc(bytes, &slot.data).ok()) slot.bytes = bytes;
-      else slot.data = nullptr;
+    host.resize(align_up(host.size(), sizeof(uint4)));
+    const int words = static_cast<int>(host.size() / sizeof(uint4));
+    uint4* to = static_cast<uint4*>(tables.get());
+    for (int at = 0; at < words;) {
+      const int n = std::min(words - at, kLargeChunkWords);
+      const int blocks = (n + kStoreThreads - 1) / kStoreThreads;
+      if (n <= kSmallChunkWords) {
+        TableChunk<kSmallChunkWords> chunk;
+        std::memcpy(chunk.words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
+        store_tables_kernel<kSmallChunkWords><<<blocks, kStoreThreads, 0, stream>>>(to + at, n, chunk);
+      } else {
+        if (!large) large = std::make_unique<TableChunk<kLargeChunkWords>>();
+        std::memcpy(large->words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
+        store_tables_kernel<kLargeChunkWords><<<blocks, kStoreThreads, 0, stream>>>(to + at, n, *large);
+      }
+      CG_TRY(launch_check());
+      at += n;
     }
-    const void* from = host.data();
-    if (slot.data) {
-      std::memcpy(slot.data, host.data(), host.size());
-      from = slot.data;
-    }
-    CG_CUDA_TRY(cudaMemcpyAsync(tables.get(), from, host.size(), cudaMemcpyHostToDevice, stream));
-    CG_CUDA_TRY(cudaEventRecord(slot.copied, stream));
     return Status::success();
   }
 };
@@ -409,23 +423,45 @@ struct PlaneTables {
 };
 
 template <typename T>
+Status launch_fir_rows(const PlaneArgs& p, const BatchArgs& b, int tiles, cudaStream_t stream) {
+  const dim3 block(kRegionSlots, kRegionSlotRows);
+  switch (p.channels) {
+    case 1: fir_rows_kernel<T, 1><<<tiles, block, 0, stream>>>(p, b); break;
+    case 2: fir_rows_kernel<T, 2><<<tiles, block, 0, stream>>>(p, b); break;
+    case 3: fir_rows_kernel<T, 3><<<tiles, block, 0, stream>>>(p, b); break;
+    case 4: fir_rows_kernel<T, 4><<<tiles, block, 0, stream>>>(p, b); break;
+    default: return Status::invalid("region blur: unsupported channel count " + std::to_string(p.channels));
+  }
+  return Status::success();
+}
+
+// Launch 2 of one batch: the plain tasks' tiles with the kernel that computes no weights, the
+// others' with the full one (all of them when restore keeps regions under the effect).
+template <typename T, PixelMode kMode>
+void launch_pixels(const PlaneArgs& p, const BatchArgs& b, const RegionBatch& batch, cudaStream_t stream) {
+  const dim3 block(kRegionTileScalars, kRegionTileRows / kRegionRowsPerThread);
+  const int plain = kMode == PixelMode::Restore && b.keep_count > 0 ? 0 : batch.plain_tiles;
+  if (plain > 0) pixels_kernel<T, kMode, true><<<plain, block, 0, stream>>>(p, b, 0);
+  if (batch.tiles[1] > plain) pixels_kernel<T, kMode, false><<<batch.tiles[1] - plain, block, 0, stream>>>(p, b, plain);
+}
+
+template <typename T>
 Status launch_plane(const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan, RegionEffect effect,
                     RegionPass pass, cudaStream_t stream) {
   const RegionTask* all_tasks = b.tasks;
   for (const RegionBatch& batch : plan.batches) {
     b.tasks = all_tasks + batch.first_task;
     b.task_count = batch.task_count;
-    const dim3 pixel_block(kRegionTileScalars, kRegionTileRows / kRegionRowsPerThread);
     if (pass == RegionPass::Restore) {
-      pixels_kernel<T, PixelMode::Restore><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+      launch_pixels<T, PixelMode::Restore>(p, b, batch, stream);
     } else if (effect == RegionEffect::Blur) {
-      fir_rows_kernel<T><<<batch.tiles[0], dim3(kRegionSlots, kRegionSlotRows), 0, stream>>>(p, b);
-      pixels_kernel<T, PixelMode::Blur><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+      CG_TRY(launch_fir_rows<T>(p, b, batch.tiles[0], stream));
+      launch_pixels<T, PixelMode::Blur>(p, b, batch, stream);
     } else if (effect == RegionEffect::Pixelate) {
       block_means_kernel<T><<<batch.tiles[0], kRegionMeanItems, 0, stream>>>(p, b);
-      pixels_kernel<T, PixelMode::Pixelate><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+      launch_pixels<T, PixelMode::Pixelate>(p, b, batch, stream);
     } else {
-      pixels_kernel<T, PixelMode::Fill><<<batch.tiles[1], pixel_block, 0, stream>>>(p, b);
+      launch_pixels<T, PixelMode::Fill>(p, b, batch, stream);
     }
     CG_TRY(launch_check());
   }
@@ -439,8 +475,9 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
                    cudaStream_t stream) {
   const std::vector<RegionPlane> layout = region_planes(planes);
   if (!st.done.created()) CG_TRY(st.done.create());
-  CG_TRY(st.done.make_wait(stream));  // the tables and scratch of the last call are no longer read
-  if (pass == RegionPass::Apply)
+  CG_TRY(st.done.make_wait(stream));  // the tables, scratch and source copy of the last call are free
+  const bool in_place = same_planes(src, dst);
+  if (pass == RegionPass::Apply && !in_place)
     for (size_t p = 0; p < planes.size(); ++p)
       CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
                            planes[p].geometry.height, stream));
@@ -463,7 +500,13 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     pt.taps = append(host, pt.plan.taps.data(), pt.plan.taps.size());
     for (const RegionBatch& batch : pt.plan.batches) scratch_floats = std::max(scratch_floats, batch.scratch_floats);
   }
-  CG_TRY(st.tables.reserve(host.size()));
+  // In place, launch 1 of a batch must read the input before any launch 2 writes it: with more
+  // than one batch, the effects that read around their pixels work from a copy of the frame.
+  std::vector<DevicePlaneRef> source = src;
+  if (pass == RegionPass::Apply && in_place && settings.effect != RegionEffect::Fill &&
+      std::any_of(per_plane.begin(), per_plane.end(), [](const PlaneTables& pt) { return pt.plan.batches.size() > 1; }))
+    CG_TRY(st.copy_source(planes, src, stream, &source));
+  CG_TRY(st.tables.reserve(align_up(host.size(), 16)));
   if (scratch_floats > 0) CG_TRY(st.floats.reserve(static_cast<size_t>(scratch_floats) * sizeof(float)));
   CG_TRY(st.upload(stream));
 
@@ -472,7 +515,7 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     const PlaneTables& pt = per_plane[p];
     if (pt.plan.tasks.empty()) continue;
     const PlaneGeometry& g = planes[p].geometry;
-    PlaneArgs a{static_cast<const unsigned char*>(src[p].data), src[p].pitch,
+    PlaneArgs a{static_cast<const unsigned char*>(source[p].data), source[p].pitch,
                 static_cast<unsigned char*>(dst[p].data), dst[p].pitch,
                 g.width, g.height, g.channels, g.shift, g.max_value(),
                 planes[p].subsample_x, planes[p].subsample_y};

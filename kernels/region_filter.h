@@ -42,8 +42,9 @@ class RegionFilter {
   static Status validate(const std::vector<PlaneSpec>& planes, const std::vector<Region>& regions,
                          const RegionEffectSettings& settings);
 
-  // With the CUDA context current. src and dst may not overlap. Region tables and taps are
-  // copied to the device on `stream`; scratch grows as needed and is kept.
+  // With the CUDA context current. src and dst are either the same planes (in place: only the
+  // regions' pixels are written, and the frame is not copied) or do not overlap. Region tables
+  // and taps are copied to the device on `stream`; scratch grows as needed and is kept.
   Status apply(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
                const std::vector<MutableDevicePlaneRef>& dst, const std::vector<Region>& regions,
                const RegionEffectSettings& settings, cudaStream_t stream);

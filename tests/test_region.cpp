@@ -163,14 +163,30 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
     const long long budget = iter % 2 ? 1ll << 40 : 500;
     const RegionPlanePlan plan = plan_region_plane(p, regions, s, pass, budget);
     const PlaneGeometry& g = p.geometry;
-    // One task per region with pixels on the plane, in order.
-    std::vector<int> expected;
+    // One task per region with pixels on the plane: the plain ones (hard-edged rectangles whose
+    // rectangle meets no other's) first, each kind in region order.
+    std::vector<int> with_pixels;
     for (int r = 0; r < static_cast<int>(regions.size()); ++r)
-      if (!region_plane_rect(regions[r].box, sx, sy, g.width, g.height).empty()) expected.push_back(r);
+      if (!region_plane_rect(regions[r].box, sx, sy, g.width, g.height).empty()) with_pixels.push_back(r);
+    auto plain = [&](int r) {
+      const PlaneRect a = region_plane_rect(regions[r].box, sx, sy, g.width, g.height);
+      for (int q : with_pixels) {
+        const PlaneRect b = region_plane_rect(regions[q].box, sx, sy, g.width, g.height);
+        if (q != r && b.x0 < a.x1 && a.x0 < b.x1 && b.y0 < a.y1 && a.y0 < b.y1) return false;
+      }
+      return regions[r].box.shape == RegionShape::Rectangle && regions[r].box.feather <= 0;
+    };
+    std::vector<int> expected;
+    for (int r : with_pixels)
+      if (plain(r)) expected.push_back(r);
+    const size_t plain_count = expected.size();
+    for (int r : with_pixels)
+      if (!plain(r)) expected.push_back(r);
     CHECK(plan.tasks.size() == expected.size());
     for (size_t i = 0; i < plan.tasks.size() && i < expected.size(); ++i) {
       const RegionTask& t = plan.tasks[i];
       CHECK(t.region == expected[i]);
+      CHECK(t.plain == (i < plain_count ? 1 : 0));
       const Region& reg = regions[t.region];
       if (pass == RegionPass::Apply && s.effect == RegionEffect::Blur) {
         const std::vector<double> tx = region_taps(reg.sigma_x, sx, s.truncate);
@@ -225,13 +241,19 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
     int next_task = 0;
     for (const RegionBatch& b : plan.batches) {
       CHECK(b.first_task == next_task && b.task_count > 0);
-      int tiles[2] = {0, 0};
+      int tiles[2] = {0, 0}, plain_tiles = 0;
       long long scratch = 0;
       for (int i = b.first_task; i < b.first_task + b.task_count; ++i) {
         const RegionTask& t = plan.tasks[i];
         CHECK(t.first_tile[0] == tiles[0] && t.first_tile[1] == tiles[1] && t.scratch == scratch);
         const int w = t.rect.x1 - t.rect.x0, h = t.rect.y1 - t.rect.y0;
-        tiles[1] += (w * channels + kRegionTileScalars - 1) / kRegionTileScalars * ((h + kRegionTileRows - 1) / kRegionTileRows);
+        const int pixel_tiles =
+            (w * channels + kRegionTileScalars - 1) / kRegionTileScalars * ((h + kRegionTileRows - 1) / kRegionTileRows);
+        if (t.plain) {
+          CHECK(plain_tiles == tiles[1]);  // the plain tasks' tiles come first
+          plain_tiles += pixel_tiles;
+        }
+        tiles[1] += pixel_tiles;
         if (pass == RegionPass::Apply && s.effect == RegionEffect::Blur) {
           const int slots = (w + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * channels;
           tiles[0] += (slots + kRegionSlots - 1) / kRegionSlots * ((t.row1 - t.row0 + kRegionSlotRows - 1) / kRegionSlotRows);
@@ -243,6 +265,7 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
         }
       }
       CHECK(b.tiles[0] == tiles[0] && b.tiles[1] == tiles[1] && b.scratch_floats == scratch);
+      CHECK(b.plain_tiles == plain_tiles);
       CHECK(b.task_count == 1 || b.scratch_floats <= budget);
       next_task += b.task_count;
     }

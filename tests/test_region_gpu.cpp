@@ -140,6 +140,7 @@ struct Case {
   bool scaled = false;  // per-region sigma: base x a random factor
   RegionEffectSettings settings;
   bool restore = false;
+  bool in_place = false;  // apply() with the source as destination
   const std::vector<uint8_t>* photo = nullptr;  // RGBA or GRAY pixels of width x height
   uint32_t seed = 1;
 };
@@ -158,7 +159,8 @@ std::string describe(const Case& c) {
   static const char* layouts[] = {"no regions", "one box", "edge boxes", "overlapping", "random"};
   static const char* effects[] = {"blur", "pixelate", "fill"};
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s: %s %dx%d pad %d, %s%s (%d), %s sigma %g%s%s", c.name.c_str(),
+  std::snprintf(buf, sizeof buf, "%s%s: %s %dx%d pad %d, %s%s (%d), %s sigma %g%s%s", c.name.c_str(),
+                c.in_place ? " (in place)" : "",
                 format_name(c.format), c.width, c.height, c.pad, layouts[static_cast<int>(c.layout)],
                 c.photo ? ", photo" : "", c.count, c.restore ? "restore" : effects[static_cast<int>(c.settings.effect)],
                 c.sigma, c.scaled ? " scaled" : "",
@@ -213,12 +215,13 @@ void run_case(Case c, RegionFilter& filter = shared_filter(), cudaStream_t strea
     src[p] = cgtest::make_plane(g, pad, c.seed * 31 + static_cast<uint32_t>(p), p == 0 ? c.photo : nullptr);
     old_dst[p] = cgtest::make_plane(g, pad + (g.bytes_per_sample == 1 ? 3 : 4), c.seed * 57 + static_cast<uint32_t>(p));
     if (!c.restore) std::fill(old_dst[p].bytes.begin(), old_dst[p].bytes.end(), kPoison);
+    if (c.in_place) old_dst[p] = src[p];
     CASE_OK(d_src[p].reserve(src[p].bytes.size()));
     CASE_OK(d_dst[p].reserve(old_dst[p].bytes.size()));
     CASE_CUDA(cudaMemcpyAsync(d_src[p].get(), src[p].bytes.data(), src[p].bytes.size(), cudaMemcpyHostToDevice, stream));
     CASE_CUDA(cudaMemcpyAsync(d_dst[p].get(), old_dst[p].bytes.data(), old_dst[p].bytes.size(), cudaMemcpyHostToDevice, stream));
     src_refs[p] = {d_src[p].get(), src[p].pitch};
-    dst_refs[p] = {d_dst[p].get(), old_dst[p].pitch};
+    dst_refs[p] = {c.in_place ? d_src[p].get() : d_dst[p].get(), old_dst[p].pitch};
   }
   if (c.restore)
     CASE_OK(filter.restore(specs, src_refs, dst_refs, regions, {}, stream));
@@ -227,7 +230,7 @@ void run_case(Case c, RegionFilter& filter = shared_filter(), cudaStream_t strea
   std::vector<std::vector<uint8_t>> out(n);
   for (size_t p = 0; p < n; ++p) {
     out[p].resize(old_dst[p].bytes.size());
-    CASE_CUDA(cudaMemcpyAsync(out[p].data(), d_dst[p].get(), out[p].size(), cudaMemcpyDeviceToHost, stream));
+    CASE_CUDA(cudaMemcpyAsync(out[p].data(), dst_refs[p].data, out[p].size(), cudaMemcpyDeviceToHost, stream));
   }
   CASE_CUDA(cudaStreamSynchronize(stream));
 
@@ -383,6 +386,35 @@ CG_TEST(several_batches_and_another_stream) {
   for (int i = 0; i < 4; ++i) {
     run_case(make("stream a", Format::Rgba8, 385, 289, Layout::Random, effect(RegionEffect::Blur), 4.0, 200, 1), f, a.get());
     run_case(make("stream b", Format::Rgba8, 385, 289, Layout::One, effect(RegionEffect::Blur), 2.0, 0, 1), f, b.get());
+  }
+}
+
+// apply() with the source as destination: the regions are written, nothing else (padding
+// included), and every region still reads the input around it, even where a neighbouring region
+// is written in the same call, and across batches.
+CG_TEST(in_place_every_format_effect_and_layout) {
+  for (Format f : kFormats)
+    for (int e = 0; e < 3; ++e)
+      for (auto [w, h] : {std::pair{1, 1}, std::pair{385, 289}})
+        for (Layout l : {Layout::One, Layout::Edges, Layout::Overlap, Layout::Random}) {
+          Case c = make("in place", f, w, h, l, effect(static_cast<RegionEffect>(e), 5), 4.0, 30, 3);
+          c.scaled = l == Layout::Random;
+          c.in_place = true;
+          run_case(c);
+        }
+  for (Format f : {Format::Rgba8, Format::Nv12, Format::P010}) {
+    Case c = make("in place 100 random", f, 1921, 1081, Layout::Random, effect(RegionEffect::Blur), 5.0, 100, 0);
+    c.scaled = true;
+    c.in_place = true;
+    run_case(c);
+  }
+  RegionFilter small;
+  small.force_scratch_budget(1000);
+  for (int e = 0; e < 3; ++e) {
+    Case c = make("in place, batches", Format::Rgba8, 385, 289, Layout::Random, effect(static_cast<RegionEffect>(e), 4),
+                  3.0, 40, 1);
+    c.in_place = true;
+    run_case(c, small);
   }
 }
 
