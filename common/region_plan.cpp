@@ -21,15 +21,15 @@ void size_task(const RegionTask& t, int channels, RegionEffect effect, RegionPas
   tiles[0] = 0;
   *scratch = 0;
   if (pass == RegionPass::Apply && effect == RegionEffect::Blur) {
-    const int slots = ceil_div(w, kRegionPixelsPerSlot) * channels;
-    tiles[0] = ceil_div(slots, kRegionSlots) * ceil_div(t.row1 - t.row0, kRegionSlotRows);
+    const long long slots = static_cast<long long>(ceil_div(w, kRegionPixelsPerSlot)) * channels;
+    tiles[0] = ceil_div(slots * (t.row1 - t.row0), kRegionThreads);
     *scratch = static_cast<long long>(t.row1 - t.row0) * w * channels;
   } else if (pass == RegionPass::Apply && effect == RegionEffect::Pixelate) {
     const long long items = static_cast<long long>(t.blocks_x) * t.blocks_y * channels;
     tiles[0] = ceil_div(items, kRegionMeanItems);
     *scratch = items;
   }
-  tiles[1] = ceil_div(static_cast<long long>(w) * channels, kRegionTileScalars) * ceil_div(h, kRegionTileRows);
+  tiles[1] = ceil_div(static_cast<long long>(w) * channels * ceil_div(h, kRegionRowsPerThread), kRegionThreads);
 }
 
 // Neighbour lists: for each task, the regions of the other tasks whose rectangles meet its
@@ -94,6 +94,8 @@ std::string request_error(const std::vector<RegionPlane>& planes, const std::vec
   if (planes.empty()) return "region effect: no planes";
   for (const RegionPlane& p : planes) {
     if (!p.geometry.valid()) return "region effect: invalid plane geometry";
+    if (static_cast<long long>(p.geometry.width) * p.geometry.channels * p.geometry.height > kMaxRegionPlaneScalars)
+      return "region effect: plane too large (more than 2^31 samples)";
     if (p.subsample_x < 1 || p.subsample_y < 1) return "region effect: plane subsampling below 1";
   }
   if (effect) {

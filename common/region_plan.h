@@ -18,21 +18,21 @@
 
 namespace cudagaussian {
 
-// Tile shapes, shared by the plan and the kernels. Both FIR passes give a thread kRegionBlock
+// Work shapes, shared by the plan and the kernels. Both FIR passes give a thread kRegionBlock
 // consecutive outputs along the pass (register blocking: each input and each tap is loaded
-// once per kRegionBlock multiply-adds).
+// once per kRegionBlock multiply-adds). A task's threads are numbered over its whole work, row
+// by row, and cut into tiles of kRegionThreads, so that only its last tile has idle threads.
 constexpr int kRegionBlock = 8;
-// Pixel pass (every effect, and restore): a thread owns kRegionBlock rows of one scalar column
-// (pixel x channel); a tile is kRegionTileScalars columns x kRegionTileRows rows.
-constexpr int kRegionTileScalars = 32;
+constexpr int kRegionThreads = 128;
+// Pixel pass (every effect, and restore): a thread owns kRegionRowsPerThread rows of one scalar
+// column (pixel x channel).
 constexpr int kRegionRowsPerThread = kRegionBlock;
-constexpr int kRegionTileRows = 4 * kRegionRowsPerThread;
-constexpr int kRegionPixelThreads = kRegionTileScalars * kRegionTileRows / kRegionRowsPerThread;
 // Horizontal FIR pass (Blur): a thread owns kRegionPixelsPerSlot consecutive pixels of one
-// channel of one row (a slot); a tile is kRegionSlots slots x kRegionSlotRows rows.
+// channel of one row (a slot).
 constexpr int kRegionPixelsPerSlot = kRegionBlock;
-constexpr int kRegionSlots = 32;
-constexpr int kRegionSlotRows = 4;
+// The most scalars of one plane (width x channels x height) the region effects take, so that
+// thread numbers within a task stay below 2^31.
+constexpr long long kMaxRegionPlaneScalars = (1ll << 31) - 1;
 // Pixelate means: a thread owns one channel of one block; kRegionMeanItems per tile.
 constexpr int kRegionMeanItems = 128;
 

@@ -35,6 +35,7 @@
 #include <memory>
 #include <string>
 
+#include "chained_launch.cuh"
 #include "device_memory.h"
 #include "region_checks.h"
 #include "region_plan.h"
@@ -151,16 +152,15 @@ __device__ __forceinline__ void fir_block(const float* __restrict__ padded, int 
 // channel count is a template parameter, so that a thread's loads are fixed offsets from one
 // pointer.
 template <typename T, int C>
-__global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
-    fir_rows_kernel(PlaneArgs p, BatchArgs b) {
+__global__ void __launch_bounds__(kRegionThreads) fir_rows_kernel(PlaneArgs p, BatchArgs b) {
+  begin_chained_kernel();
   const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
-  const int local = blockIdx.x - t.first_tile[0];
+  const unsigned id = (blockIdx.x - t.first_tile[0]) * kRegionThreads + threadIdx.x;
   const int width = t.rect.x1 - t.rect.x0;
-  const int slots = (width + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * C;
-  const int tiles_x = (slots + kRegionSlots - 1) / kRegionSlots;
-  const int slot = local % tiles_x * kRegionSlots + threadIdx.x;
-  const int row = t.row0 + local / tiles_x * kRegionSlotRows + threadIdx.y;
-  if (slot >= slots || row >= t.row1) return;
+  const unsigned slots = (width + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * C;
+  const int slot = static_cast<int>(id % slots);
+  const int row = t.row0 + static_cast<int>(id / slots);
+  if (row >= t.row1) return;
   const int group = slot / C, c = slot - group * C;
   const int x0 = t.rect.x0 + group * kRegionPixelsPerSlot;
   const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
@@ -186,6 +186,7 @@ __global__ void __launch_bounds__(kRegionSlots* kRegionSlotRows)
 // block (clipped to the plane).
 template <typename T>
 __global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs p, BatchArgs b) {
+  begin_chained_kernel();
   const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
   const long long item = static_cast<long long>(blockIdx.x - t.first_tile[0]) * kRegionMeanItems + threadIdx.x;
   const int c_count = p.channels;
@@ -211,16 +212,16 @@ __global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs
 // every pixel takes the effect (restore: the input) at weight 1, so no weights are computed;
 // block b runs tile first_tile + b.
 template <typename T, PixelMode kMode, bool kPlain>
-__global__ void __launch_bounds__(kRegionPixelThreads) pixels_kernel(PlaneArgs p, BatchArgs b, int first_tile) {
+__global__ void __launch_bounds__(kRegionThreads) pixels_kernel(PlaneArgs p, BatchArgs b, int first_tile) {
+  begin_chained_kernel();
   const int tile = first_tile + static_cast<int>(blockIdx.x);
   const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, tile)];
-  const int local = tile - t.first_tile[1];
+  const unsigned id = (tile - t.first_tile[1]) * kRegionThreads + threadIdx.x;
   const int c_count = p.channels;
   const int cols = (t.rect.x1 - t.rect.x0) * c_count;
-  const int tiles_x = (cols + kRegionTileScalars - 1) / kRegionTileScalars;
-  const int q = local % tiles_x * kRegionTileScalars + threadIdx.x;
-  const int y0 = t.rect.y0 + local / tiles_x * kRegionTileRows + threadIdx.y * kRegionRowsPerThread;
-  if (q >= cols || y0 >= t.rect.y1) return;
+  const int q = static_cast<int>(id % static_cast<unsigned>(cols));
+  const int y0 = t.rect.y0 + static_cast<int>(id / static_cast<unsigned>(cols)) * kRegionRowsPerThread;
+  if (y0 >= t.rect.y1) return;
   const int xi = q / c_count, c = q - xi * c_count;
   const int x = t.rect.x0 + xi;
   // A kept channel is the input's: apply() copied it, restore() leaves it.
@@ -315,6 +316,7 @@ constexpr int kStoreThreads = 256;
 template <int kWords>
 __global__ void __launch_bounds__(kStoreThreads)
     store_tables_kernel(uint4* __restrict__ to, int count, const __grid_constant__ TableChunk<kWords> chunk) {
+  begin_chained_kernel();
   for (int i = blockIdx.x * kStoreThreads + threadIdx.x; i < count; i += gridDim.x * kStoreThreads)
     to[i] = chunk.words[i];
 }
@@ -342,6 +344,24 @@ struct RegionState {
   std::vector<unsigned char> host;
   std::unique_ptr<TableChunk<kLargeChunkWords>> large;  // host side of a large chunk
   long long budget_floats = kScratchBudgetFloats;
+  int chain_device = -1;  // the device `chained` was asked for
+  bool chained = false;
+
+  // Whether the current device runs the launches chained (chained_launch.cuh), asked once per
+  // device.
+  bool chaining() {
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    if (device != chain_device) {
+      chained = chaining_supported();
+      (void)cudaGetLastError();
+      chain_device = device;
+    }
+    return chained;
+  }
 
   void release() {
     tables.release();
@@ -374,7 +394,7 @@ struct RegionState {
 
   // Stores `host` (padded to 16 bytes) into `tables` on `stream`, in chunks of kernel
   // parameters.
-  Status upload(cudaStream_t stream) {
+  Status upload(bool chained, cudaStream_t stream) {
     host.resize(align_up(host.size(), sizeof(uint4)));
     const int words = static_cast<int>(host.size() / sizeof(uint4));
     uint4* to = static_cast<uint4*>(tables.get());
@@ -384,11 +404,13 @@ struct RegionState {
       if (n <= kSmallChunkWords) {
         TableChunk<kSmallChunkWords> chunk;
         std::memcpy(chunk.words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
-        store_tables_kernel<kSmallChunkWords><<<blocks, kStoreThreads, 0, stream>>>(to + at, n, chunk);
+        CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kSmallChunkWords>, blocks, kStoreThreads, 0, stream,
+                                   to + at, n, chunk));
       } else {
         if (!large) large = std::make_unique<TableChunk<kLargeChunkWords>>();
         std::memcpy(large->words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
-        store_tables_kernel<kLargeChunkWords><<<blocks, kStoreThreads, 0, stream>>>(to + at, n, *large);
+        CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kLargeChunkWords>, blocks, kStoreThreads, 0, stream,
+                                   to + at, n, *large));
       }
       CG_TRY(launch_check());
       at += n;
@@ -423,45 +445,50 @@ struct PlaneTables {
 };
 
 template <typename T>
-Status launch_fir_rows(const PlaneArgs& p, const BatchArgs& b, int tiles, cudaStream_t stream) {
-  const dim3 block(kRegionSlots, kRegionSlotRows);
+Status launch_fir_rows(bool chained, const PlaneArgs& p, const BatchArgs& b, int tiles, cudaStream_t stream) {
+  void (*kernel)(PlaneArgs, BatchArgs) = nullptr;
   switch (p.channels) {
-    case 1: fir_rows_kernel<T, 1><<<tiles, block, 0, stream>>>(p, b); break;
-    case 2: fir_rows_kernel<T, 2><<<tiles, block, 0, stream>>>(p, b); break;
-    case 3: fir_rows_kernel<T, 3><<<tiles, block, 0, stream>>>(p, b); break;
-    case 4: fir_rows_kernel<T, 4><<<tiles, block, 0, stream>>>(p, b); break;
+    case 1: kernel = fir_rows_kernel<T, 1>; break;
+    case 2: kernel = fir_rows_kernel<T, 2>; break;
+    case 3: kernel = fir_rows_kernel<T, 3>; break;
+    case 4: kernel = fir_rows_kernel<T, 4>; break;
     default: return Status::invalid("region blur: unsupported channel count " + std::to_string(p.channels));
   }
+  CG_CUDA_TRY(launch_chained(chained, kernel, tiles, kRegionThreads, 0, stream, p, b));
   return Status::success();
 }
 
 // Launch 2 of one batch: the plain tasks' tiles with the kernel that computes no weights, the
 // others' with the full one (all of them when restore keeps regions under the effect).
 template <typename T, PixelMode kMode>
-void launch_pixels(const PlaneArgs& p, const BatchArgs& b, const RegionBatch& batch, cudaStream_t stream) {
-  const dim3 block(kRegionTileScalars, kRegionTileRows / kRegionRowsPerThread);
+Status launch_pixels(bool chained, const PlaneArgs& p, const BatchArgs& b, const RegionBatch& batch,
+                     cudaStream_t stream) {
   const int plain = kMode == PixelMode::Restore && b.keep_count > 0 ? 0 : batch.plain_tiles;
-  if (plain > 0) pixels_kernel<T, kMode, true><<<plain, block, 0, stream>>>(p, b, 0);
-  if (batch.tiles[1] > plain) pixels_kernel<T, kMode, false><<<batch.tiles[1] - plain, block, 0, stream>>>(p, b, plain);
+  if (plain > 0)
+    CG_CUDA_TRY(launch_chained(chained, pixels_kernel<T, kMode, true>, plain, kRegionThreads, 0, stream, p, b, 0));
+  if (batch.tiles[1] > plain)
+    CG_CUDA_TRY(launch_chained(chained, pixels_kernel<T, kMode, false>, batch.tiles[1] - plain, kRegionThreads, 0,
+                               stream, p, b, plain));
+  return Status::success();
 }
 
 template <typename T>
-Status launch_plane(const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan, RegionEffect effect,
+Status launch_plane(bool chained, const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan, RegionEffect effect,
                     RegionPass pass, cudaStream_t stream) {
   const RegionTask* all_tasks = b.tasks;
   for (const RegionBatch& batch : plan.batches) {
     b.tasks = all_tasks + batch.first_task;
     b.task_count = batch.task_count;
     if (pass == RegionPass::Restore) {
-      launch_pixels<T, PixelMode::Restore>(p, b, batch, stream);
+      CG_TRY((launch_pixels<T, PixelMode::Restore>(chained, p, b, batch, stream)));
     } else if (effect == RegionEffect::Blur) {
-      CG_TRY(launch_fir_rows<T>(p, b, batch.tiles[0], stream));
-      launch_pixels<T, PixelMode::Blur>(p, b, batch, stream);
+      CG_TRY(launch_fir_rows<T>(chained, p, b, batch.tiles[0], stream));
+      CG_TRY((launch_pixels<T, PixelMode::Blur>(chained, p, b, batch, stream)));
     } else if (effect == RegionEffect::Pixelate) {
-      block_means_kernel<T><<<batch.tiles[0], kRegionMeanItems, 0, stream>>>(p, b);
-      launch_pixels<T, PixelMode::Pixelate>(p, b, batch, stream);
+      CG_CUDA_TRY(launch_chained(chained, block_means_kernel<T>, batch.tiles[0], kRegionMeanItems, 0, stream, p, b));
+      CG_TRY((launch_pixels<T, PixelMode::Pixelate>(chained, p, b, batch, stream)));
     } else {
-      launch_pixels<T, PixelMode::Fill>(p, b, batch, stream);
+      CG_TRY((launch_pixels<T, PixelMode::Fill>(chained, p, b, batch, stream)));
     }
     CG_TRY(launch_check());
   }
@@ -508,7 +535,8 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     CG_TRY(st.copy_source(planes, src, stream, &source));
   CG_TRY(st.tables.reserve(align_up(host.size(), 16)));
   if (scratch_floats > 0) CG_TRY(st.floats.reserve(static_cast<size_t>(scratch_floats) * sizeof(float)));
-  CG_TRY(st.upload(stream));
+  const bool chained = st.chaining();
+  CG_TRY(st.upload(chained, stream));
 
   auto* base = static_cast<unsigned char*>(st.tables.get());
   for (size_t p = 0; p < planes.size(); ++p) {
@@ -533,9 +561,9 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     if (settings.effect == RegionEffect::Fill && pass == RegionPass::Apply)
       for (int c = 0; c < 4; ++c) b.fill[c] = settings.fill[p][c];
     if (g.bytes_per_sample == 1)
-      CG_TRY(launch_plane<uint8_t>(a, b, pt.plan, settings.effect, pass, stream));
+      CG_TRY(launch_plane<uint8_t>(chained, a, b, pt.plan, settings.effect, pass, stream));
     else
-      CG_TRY(launch_plane<uint16_t>(a, b, pt.plan, settings.effect, pass, stream));
+      CG_TRY(launch_plane<uint16_t>(chained, a, b, pt.plan, settings.effect, pass, stream));
   }
   return st.done.record(stream);
 }

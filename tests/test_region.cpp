@@ -248,7 +248,7 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
         CHECK(t.first_tile[0] == tiles[0] && t.first_tile[1] == tiles[1] && t.scratch == scratch);
         const int w = t.rect.x1 - t.rect.x0, h = t.rect.y1 - t.rect.y0;
         const int pixel_tiles =
-            (w * channels + kRegionTileScalars - 1) / kRegionTileScalars * ((h + kRegionTileRows - 1) / kRegionTileRows);
+            (w * channels * ((h + kRegionRowsPerThread - 1) / kRegionRowsPerThread) + kRegionThreads - 1) / kRegionThreads;
         if (t.plain) {
           CHECK(plain_tiles == tiles[1]);  // the plain tasks' tiles come first
           plain_tiles += pixel_tiles;
@@ -256,7 +256,7 @@ CG_TEST(plan_tasks_neighbours_taps_and_tiles) {
         tiles[1] += pixel_tiles;
         if (pass == RegionPass::Apply && s.effect == RegionEffect::Blur) {
           const int slots = (w + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * channels;
-          tiles[0] += (slots + kRegionSlots - 1) / kRegionSlots * ((t.row1 - t.row0 + kRegionSlotRows - 1) / kRegionSlotRows);
+          tiles[0] += (slots * (t.row1 - t.row0) + kRegionThreads - 1) / kRegionThreads;
           scratch += static_cast<long long>(t.row1 - t.row0) * w * channels;
         } else if (pass == RegionPass::Apply && s.effect == RegionEffect::Pixelate) {
           const long long items = static_cast<long long>(t.blocks_x) * t.blocks_y * channels;
@@ -283,6 +283,10 @@ CG_TEST(request_checks_refuse_bad_regions_and_settings) {
   ok.sigma_x = ok.sigma_y = 3;
   CHECK(region_request_error(planes, {ok}, s).empty());
   CHECK(region_request_error(planes, {}, s).empty());
+  // Planes of 2^31 samples or more are refused (the kernels number a task's threads in 32 bits).
+  CHECK(!region_request_error({plane(32768, 16384, 4)}, {ok}, s).empty());
+  CHECK(!region_restore_error({plane(65536, 32768, 1)}, {ok}).empty());
+  CHECK(region_request_error({plane(32768, 16384, 3)}, {ok}, s).empty());
   auto with = [&](RegionBox b) {
     Region r = ok;
     r.box = b;
