@@ -130,6 +130,17 @@ max_error (const GstVideoInfo & info, GstBuffer * out, const FrameValues & ref)
   return worst;
 }
 
+/* Pushes @in (a reference is kept by the caller) and pulls the output (frames-in-flight 1, or a
+ * harness whose element hands each frame out at once). */
+inline GstBuffer *
+push_pull (GstHarness * h, GstBuffer * in)
+{
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless (out != NULL, "no output frame");
+  return out;
+}
+
 /* Compares @out with the reference blur of @in; fails the test with @what beyond @tolerance. */
 inline void
 check_frame (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out, const Blur & b,

@@ -28,19 +28,10 @@ using cgt::guarded_buffer;
 using cgt::check_frame;
 using cgt::new_blur_harness;
 using cgt::new_random_frame;
+using cgt::push_pull;
 using cgt::video_info;
 
 static GstCudaContext *g_ctx;   /* shared by most harnesses and pipelines: one context, fast */
-
-/* Pushes @in (a reference is kept by the caller) and pulls the output (frames-in-flight 1). */
-static inline GstBuffer *
-push_pull (GstHarness * h, GstBuffer * in)
-{
-  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
-  fail_unless (out != NULL, "no output frame");
-  return out;
-}
 
 static inline void
 push_and_check (GstHarness * h, const GstVideoInfo & info, const Blur & b, unsigned seed,
@@ -79,7 +70,7 @@ push_ok_or_clear_error (GstHarness * h, GstBus * bus, const GstVideoInfo & info,
 /* main() of a reliability program: skips without a device, creates g_ctx, runs the test cases
  * that @add_tests adds (300 s each at most). */
 static inline int
-reliability_main (int argc, char **argv, void (*add_tests) (TCase *), const char *file)
+reliability_main (int argc, char **argv, void (*add_tests) (TCase *), const char * /* file */)
 {
   g_setenv ("CUDA_MODULE_LOADING", "EAGER", FALSE);     /* kernels loaded up front: steady memory */
   gst_check_init (&argc, &argv);

@@ -59,6 +59,15 @@ sharpened_reference (const GstVideoInfo & info, GstBuffer * in, const Sharpen & 
   return out;
 }
 
+/* Fails the test, naming @what, unless @out is within 1 level of the reference of @in. */
+void
+check_sharpened (const GstVideoInfo & info, GstBuffer * in, GstBuffer * out, const Sharpen & sh,
+    const std::string & what)
+{
+  const double err = max_error (info, out, sharpened_reference (info, in, sh));
+  fail_unless (err >= 0.0 && err <= 1.0, "%s: max error %.3f", what.c_str (), err);
+}
+
 GstHarness *
 sharpen_harness (const Sharpen & sh, const std::string & caps)
 {
@@ -134,12 +143,9 @@ GST_START_TEST (test_sharpen_every_format_family)
       const GstVideoInfo info = video_info (format, 97, 61);
       GstHarness *h = sharpen_harness (sh, caps_string (format, 97, 61));
       GstBuffer *in = new_random_frame (info, seed++);
-      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-      GstBuffer *out = gst_harness_pull (h);
-      fail_unless (out != NULL);
-      const double err = max_error (info, out, sharpened_reference (info, in, sh));
-      fail_unless (err >= 0.0 && err <= 1.0, "%s threshold %g: max error %.3f", format,
-          threshold, err);
+      GstBuffer *out = push_pull (h, in);
+      check_sharpened (info, in, out, sh, std::string (format) + " threshold " +
+          std::to_string (threshold));
       gst_buffer_unref (out);
       gst_buffer_unref (in);
       gst_harness_teardown (h);
@@ -172,13 +178,11 @@ GST_START_TEST (test_planes_keep_the_rest)
     const GstVideoInfo info = video_info (r.format, 97, 62);
     GstHarness *h = sharpen_harness (sh, caps_string (r.format, 97, 62));
     GstBuffer *in = new_random_frame (info, seed++);
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    GstBuffer *out = gst_harness_pull (h);
+    GstBuffer *out = push_pull (h, in);
     for (guint p : r.untouched)
       fail_unless_equals_int (plane_bytes_differing (info, in, out, p), 0);
-    const double err = max_error (info, out, sharpened_reference (info, in, sh));
-    fail_unless (err >= 0.0 && err <= 1.0, "%s parts 0x%x: max error %.3f", r.format, r.parts,
-        err);
+    check_sharpened (info, in, out, sh, std::string (r.format) + " parts " +
+        std::to_string (r.parts));
     gst_buffer_unref (out);
     gst_buffer_unref (in);
     gst_harness_teardown (h);
@@ -193,8 +197,7 @@ GST_START_TEST (test_planes_keep_the_rest)
     sh.sigma = 3.0;
     sh.parts = parts;
     GstHarness *h = sharpen_harness (sh, caps_string ("RGBA", 64, 48));
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    GstBuffer *out = gst_harness_pull (h);
+    GstBuffer *out = push_pull (h, in);
     GstMapInfo a, b;
     fail_unless (gst_buffer_map (in, &a, GST_MAP_READ) && gst_buffer_map (out, &b, GST_MAP_READ));
     long alpha_changed = 0;
@@ -206,8 +209,7 @@ GST_START_TEST (test_planes_keep_the_rest)
       fail_unless (alpha_changed > 1000, "alpha was not blurred (%ld changed)", alpha_changed);
     else
       fail_unless_equals_int (alpha_changed, 0);
-    const double err = max_error (info, out, sharpened_reference (info, in, sh));
-    fail_unless (err >= 0.0 && err <= 1.0, "RGBA parts 0x%x: max error %.3f", parts, err);
+    check_sharpened (info, in, out, sh, "RGBA parts " + std::to_string (parts));
     gst_buffer_unref (out);
     gst_harness_teardown (h);
   }
@@ -227,10 +229,8 @@ GST_START_TEST (test_sharpen_changes_while_playing)
     sh.amount = amount;
     g_object_set (h->element, "sharpen", amount, NULL);
     GstBuffer *in = new_random_frame (info, seed++);
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    GstBuffer *out = gst_harness_pull (h);
-    const double err = max_error (info, out, sharpened_reference (info, in, sh));
-    fail_unless (err >= 0.0 && err <= 1.0, "sharpen %g: max error %.3f", amount, err);
+    GstBuffer *out = push_pull (h, in);
+    check_sharpened (info, in, out, sh, "sharpen " + std::to_string (amount));
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
@@ -251,8 +251,7 @@ GST_START_TEST (test_sharpen_inside_regions)
   gst_util_set_object_arg (G_OBJECT (h->element), "regions", "inside");
   g_object_set (h->element, "privacy-zones", "20,10,50,40", NULL);
   GstBuffer *in = new_random_frame (info, 5);
-  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
+  GstBuffer *out = push_pull (h, in);
   const FrameValues ref = sharpened_reference (info, in, sh);
   GstVideoFrame fi, fo;
   fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
@@ -297,12 +296,10 @@ GST_START_TEST (test_sharpen_in_cuda_memory)
         "video/x-raw(memory:CUDAMemory) ! cudadownload");
     gst_harness_set_src_caps_str (h, caps_string (format, w, hgt).c_str ());
     GstBuffer *in = new_random_frame (info, seed++);
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    GstBuffer *out = gst_harness_pull (h);
+    GstBuffer *out = push_pull (h, in);
     Sharpen sh;
     sh.threshold = 2.0;
-    const double err = max_error (info, out, sharpened_reference (info, in, sh));
-    fail_unless (err >= 0.0 && err <= 1.0, "%s in CUDA memory: max error %.3f", format, err);
+    check_sharpened (info, in, out, sh, std::string (format) + " in CUDA memory");
     gst_buffer_unref (out);
     gst_buffer_unref (in);
     gst_harness_teardown (h);
