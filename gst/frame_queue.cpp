@@ -58,6 +58,7 @@ FrameQueue::configure (const FrameLayout & layout, guint depth,
 {
   g_assert (jobs_.empty ());
   layout_ = layout;
+  same_layout_ = same_layout ();
   depth_ = MAX (depth, 1u);
   /* See the top of frame_queue.h: at most a 4K frame's pixels in the lanes' scratch, at most
    * depth / 4 frames and a Full HD frame's pixels in a batch. */
@@ -388,7 +389,7 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out, const FrameSettingsPtr & se
   }
   if (ret == GST_FLOW_OK)
     ret = map_job (job);
-  job.in_place = !job.in_device && same_layout () &&
+  job.in_place = !job.in_device && same_layout_ &&
       lanes_[next_lane_].operation->works_in_place ();
   if (ret == GST_FLOW_OK)
     ret = ensure_slot (slots_[job.slot], job.in_device || job.in_place, job.out_device);

@@ -137,6 +137,7 @@ private:
   cudagaussian::CudaStream upload_, download_;
   std::deque < Lane > lanes_;   /* not movable: built in place */
   FrameLayout layout_;
+  bool same_layout_ = false;    /* same_layout (), when configured */
   std::vector < Slot > slots_;
   std::deque < Job > jobs_;
   /* The settings of the batch being gathered (its lane is planned for them). */
