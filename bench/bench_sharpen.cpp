@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
       const double ratio = blur_us > 0 ? us / blur_us : 0.0;
       std::printf("| %g | %s | %s | %.1f | %.3f | %.1f |\n", sigma, algorithm_name(blur.chosen()), v.name, us, ratio,
                   us / copy_us);
-      char line[256];
+      char line[512];
       std::snprintf(line, sizeof line, "%s,%g,%s,%s,%.2f,%.2f,%.2f,%.4f,%.2f", prop.name, sigma,
                     algorithm_name(blur.chosen()), v.name, us, blur_us, copy_us, ratio, us / copy_us);
       csv.row(line);

@@ -38,13 +38,9 @@ struct RegionEffectSettings {
 
 // The finishing step of plane `plane` (of largest sample max_value) under the effect.
 inline SampleFinish region_finish(const RegionEffectSettings& s, size_t plane, int max_value) {
-  SampleFinish f;
-  if (s.effect == RegionEffect::Blur) {
-    f.amount = static_cast<float>(s.sharpen);
-    f.threshold = static_cast<float>(threshold_in_samples(s.sharpen_threshold, max_value));
-  }
-  f.keep = plane < s.keep.size() ? s.keep[plane] : 0u;
-  return f;
+  const bool blur = s.effect == RegionEffect::Blur;
+  return make_sample_finish(blur ? s.sharpen : 0.0, blur ? s.sharpen_threshold : 0.0, max_value,
+                            plane < s.keep.size() ? s.keep[plane] : 0u);
 }
 
 // One plane as the region effects see it: its geometry and how many luma pixels one of its

@@ -66,6 +66,8 @@ std::string settings_error(const std::vector<RegionPlane>& planes, const RegionE
       if (!(settings.truncate >= kMinTruncate && settings.truncate <= kMaxTruncate))
         return "region blur: truncate outside [" + std::to_string(static_cast<int>(kMinTruncate)) + ", " +
                std::to_string(static_cast<int>(kMaxTruncate)) + "]";
+      if (const std::string why = sharpen_error(settings.sharpen, settings.sharpen_threshold); !why.empty())
+        return "region blur: " + why;
       return {};
     case RegionEffect::Pixelate:
       if (settings.pixel_size < 1 || settings.pixel_size > kMaxPixelSize)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <string>
 
 #include "border.h"  // CG_HOST_DEVICE
 
@@ -31,9 +32,6 @@ struct SampleFinish {
     const unsigned all = (1u << channels) - 1u;
     return (keep & all) == all;
   }
-  bool operator==(const SampleFinish& o) const {
-    return amount == o.amount && threshold == o.threshold && keep == o.keep;
-  }
 };
 
 // The value to round and store for a sample of channel `channel` whose input is `x` and whose
@@ -52,6 +50,30 @@ CG_HOST_DEVICE inline T finish_sample(const SampleFinish& f, T blurred, T x, int
 // (x 4 for 10-bit samples, x 257 / 256 ~ 256 for 16-bit).
 inline double threshold_in_samples(double levels_8bit, int max_value) {
   return levels_8bit * (max_value + 1.0) / 256.0;
+}
+
+// The largest unsharp-mask amount, and the largest threshold (8-bit levels).
+constexpr double kMaxSharpen = 10.0;
+constexpr double kMaxSharpenThreshold = 255.0;
+
+// Why an unsharp mask's amount or threshold (8-bit levels) is refused; empty when valid.
+inline std::string sharpen_error(double amount, double threshold_levels) {
+  if (!(amount >= 0.0 && amount <= kMaxSharpen))
+    return "sharpen must be between 0 and " + std::to_string(static_cast<int>(kMaxSharpen));
+  if (!(threshold_levels >= 0.0 && threshold_levels <= kMaxSharpenThreshold))
+    return "sharpen-threshold must be between 0 and " + std::to_string(static_cast<int>(kMaxSharpenThreshold)) +
+           " (8-bit levels)";
+  return {};
+}
+
+// The finishing step of a plane whose largest sample is max_value: the unsharp mask (threshold
+// in 8-bit levels) and the channels it keeps.
+inline SampleFinish make_sample_finish(double amount, double threshold_levels, int max_value, unsigned keep) {
+  SampleFinish f;
+  f.amount = static_cast<float>(amount);
+  f.threshold = static_cast<float>(threshold_in_samples(threshold_levels, max_value));
+  f.keep = keep;
+  return f;
 }
 
 }  // namespace cudagaussian

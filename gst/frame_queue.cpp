@@ -95,7 +95,8 @@ FrameQueue::synchronize_all ()
 }
 
 /* Settings change between frames, never inside one: frames already queued keep the plan they
- * were launched with, because a lane's stream finishes them before its plan changes. */
+ * were launched with. A plan that replaces GPU memory waits for the lane's stream to finish them
+ * first; one that does not (plan_needs_idle_lane) leaves them running. */
 GstFlowReturn
 FrameQueue::ensure_plan (Lane & lane, const FrameSettings & settings)
 {
@@ -174,18 +175,15 @@ FrameQueue::classify_foreign_input (GstBuffer * in)
   return peer;
 }
 
-/* The device planes a job's result goes to: the output buffer's CUDA memory, or the slot's
- * staging planes that are downloaded into it. */
-std::vector < cg::MutableDevicePlaneRef > FrameQueue::destination (const Job & job) const
+/* The device plane @i of a job's result goes to: the output buffer's CUDA memory, or the slot's
+ * staging plane that is downloaded into it. */
+cg::MutableDevicePlaneRef FrameQueue::destination (const Job & job, size_t i) const
 {
   const Slot & slot = slots_[job.slot];
-  std::vector < cg::MutableDevicePlaneRef > planes (layout_.out.size ());
-  for (size_t i = 0; i < layout_.out.size (); i++)
-    planes[i] = job.out_device ?
-        cg::MutableDevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
-        (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) } :
-        cg::MutableDevicePlaneRef { slot.out[i].get (), slot.out[i].pitch () };
-  return planes;
+  return job.out_device ?
+      cg::MutableDevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.out_frame, i),
+      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&job.out_frame, i) } :
+      cg::MutableDevicePlaneRef { slot.out[i].get (), slot.out[i].pitch () };
 }
 
 /* Whether input and output frames have the same planes (then an operation may work in place). */
@@ -209,18 +207,15 @@ FrameQueue::upload (const Job & job)
   if (job.in_device)
     return GST_FLOW_OK;
   const Slot & slot = slots_[job.slot];
-  std::vector < cg::MutableDevicePlaneRef > to (layout_.in.size ());
-  if (job.in_place)
-    to = destination (job);
-  else
-    for (size_t i = 0; i < layout_.in.size (); i++)
-      to[i] = cg::MutableDevicePlaneRef { slot.in[i].get (), slot.in[i].pitch () };
   cg::Status st;
-  for (size_t i = 0; i < layout_.in.size () && st.ok (); i++)
-    st = cg::copy_2d_async (to[i].data, to[i].pitch,
+  for (size_t i = 0; i < layout_.in.size () && st.ok (); i++) {
+    const cg::MutableDevicePlaneRef to = job.in_place ? destination (job, i) :
+        cg::MutableDevicePlaneRef { slot.in[i].get (), slot.in[i].pitch () };
+    st = cg::copy_2d_async (to.data, to.pitch,
         GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
         GST_VIDEO_FRAME_PLANE_STRIDE (&job.in_frame, i), layout_.in[i].row_bytes (),
         layout_.in[i].height, upload_.get ());
+  }
   if (st.ok ())
     st = slot.uploaded.record (upload_.get ());
   if (!st.ok ())
@@ -245,7 +240,9 @@ FrameQueue::enqueue_waiting (Lane & lane)
     const Job & job = jobs_[first + k];
     const Slot & slot = slots_[job.slot];
     batch_src_[k].resize (layout_.in.size ());
-    batch_dst_[k] = destination (job);
+    batch_dst_[k].resize (layout_.out.size ());
+    for (size_t i = 0; i < layout_.out.size (); i++)
+      batch_dst_[k][i] = destination (job, i);
     for (size_t i = 0; i < layout_.in.size (); i++)
       batch_src_[k][i] = job.in_device ?
           cg::DevicePlaneRef { GST_VIDEO_FRAME_PLANE_DATA (&job.in_frame, i),
@@ -389,8 +386,9 @@ FrameQueue::launch (GstBuffer * in, GstBuffer * out, const FrameSettingsPtr & se
   }
   if (ret == GST_FLOW_OK)
     ret = map_job (job);
-  job.in_place = !job.in_device && same_layout_ &&
-      lanes_[next_lane_].operation->works_in_place ();
+  if (ret == GST_FLOW_OK)
+    job.in_place = !job.in_device && same_layout_ &&
+        lanes_[next_lane_].operation->works_in_place ();
   if (ret == GST_FLOW_OK)
     ret = ensure_slot (slots_[job.slot], job.in_device || job.in_place, job.out_device);
   if (ret == GST_FLOW_OK)

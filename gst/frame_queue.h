@@ -19,9 +19,13 @@
  *
  * Inputs in CUDA memory of another context (another GPU's, from a neighbour on another
  * cuda-device-id) are never read in place: where gst-cuda enabled peer access between the two
- * contexts they are copied GPU to GPU into the slot's staging planes on the upload stream (a peer
- * copy); otherwise gst-cuda maps them to host memory (its own download) and they are uploaded
- * like system memory. Either way the kernels read only this context's memory.
+ * contexts they are copied GPU to GPU on the upload stream (a peer copy); otherwise gst-cuda maps
+ * them to host memory (its own download) and they are uploaded like system memory. Either way
+ * the kernels read only this context's memory.
+ *
+ * Uploads go into the slot's input staging planes, or, when the planned operation works in place
+ * (FrameOperation::works_in_place), straight into the frame's destination planes (the output's
+ * CUDA memory or the slot's output staging planes), where the operation then filters them.
  *
  * Frames whose settings pass them through (sigma 0) are jobs too, without GPU work: their input
  * buffer is their output, handed out in order behind the frames before them.
@@ -97,7 +101,7 @@ public:
 private:
   struct Slot
   {
-    std::vector < cudagaussian::DevicePlane > in, out;  /* staging, system memory only */
+    std::vector < cudagaussian::DevicePlane > in, out;  /* staging of frames in system memory */
     cudagaussian::CudaEvent uploaded, computed, done;
   };
   struct Lane
@@ -122,7 +126,7 @@ private:
   GstFlowReturn ensure_slot (Slot & slot, gboolean in_device, gboolean out_device);
   GstFlowReturn map_job (Job & job);
   GstFlowReturn upload (const Job & job);
-  std::vector < cudagaussian::MutableDevicePlaneRef > destination (const Job & job) const;
+  cudagaussian::MutableDevicePlaneRef destination (const Job & job, size_t plane) const;
   bool same_layout () const;
   GstFlowReturn launch_waiting ();
   GstFlowReturn enqueue_waiting (Lane & lane);

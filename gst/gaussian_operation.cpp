@@ -74,14 +74,28 @@ GaussianOperation::GaussianOperation (std::vector < cg::PlaneSpec > planes)
 {
 }
 
+/* Whether the whole-frame blur is planned for @s's blur settings. */
+bool
+GaussianOperation::blur_planned_for (const GaussianSettings & s) const
+{
+  return blur_.planned () && blur_.settings () == s.blur;
+}
+
+/* Whether @s needs a whole-frame blur that is not planned yet. */
+bool
+GaussianOperation::needs_blur_plan (const GaussianSettings & s) const
+{
+  return blurs_whole_frame (s) && !blur_planned_for (s);
+}
+
 bool
 GaussianOperation::planned_for (const FrameSettings & settings) const
 {
   const GaussianSettings & s = static_cast < const GaussianSettings & >(settings);
   if (s.mode == RegionMode::Frame)
-    return !region_planned_ && blur_.planned () && blur_.settings () == s.blur;
+    return !region_planned_ && blur_planned_for (s);
   return region_planned_ && planned_.same_as (s) &&
-      (!blurs_whole_frame (s) || (blur_.planned () && blur_.settings () == s.blur));
+      (!blurs_whole_frame (s) || blur_planned_for (s));
 }
 
 /* Only a new whole-frame blur plan replaces GPU memory (its scratch); regions, zones and the
@@ -90,7 +104,7 @@ bool
 GaussianOperation::plan_needs_idle_lane (const FrameSettings & settings) const
 {
   const GaussianSettings & s = static_cast < const GaussianSettings & >(settings);
-  return blurs_whole_frame (s) && !(blur_.planned () && blur_.settings () == s.blur);
+  return needs_blur_plan (s);
 }
 
 /* Effects inside the regions write the regions alone (RegionFilter::apply in place); a
@@ -106,7 +120,7 @@ GaussianOperation::plan (const FrameSettings & settings)
 {
   const GaussianSettings & s = static_cast < const GaussianSettings & >(settings);
   region_planned_ = false;
-  if (blurs_whole_frame (s) && !(blur_.planned () && blur_.settings () == s.blur))
+  if (needs_blur_plan (s))
     CG_TRY (blur_.plan (s.blur, planes_));
   if (s.mode != RegionMode::Frame) {
     CG_TRY (cg::RegionFilter::validate (planes_, s.regions, s.effect));

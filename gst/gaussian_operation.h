@@ -38,6 +38,8 @@ public:
   std::string describe () const override;
 
 private:
+  bool blur_planned_for (const GaussianSettings & s) const;
+  bool needs_blur_plan (const GaussianSettings & s) const;
   cudagaussian::Status run_frame (const std::vector < cudagaussian::DevicePlaneRef > &src,
       const std::vector < cudagaussian::MutableDevicePlaneRef > &dst, cudaStream_t stream);
 

@@ -136,21 +136,19 @@ const PropertyRow < Props > rows[] = {
   {[](GParamFlags live, GParamFlags) {
       return g_param_spec_double ("sharpen", "Sharpen",
           "Unsharp mask: out = in + sharpen x (in - blur), the blur being the Gaussian of sigma; "
-          "0 = blur only (e.g. sigma=1.5 sharpen=0.8)", 0.0, cg::FrameBlur::kMaxSharpen, 0.0, live);
+          "0 = blur only (e.g. sigma=1.5 sharpen=0.8)", 0.0, cg::kMaxSharpen, 0.0, live);
     }, VALUE_ROW (double, sharpen)},
   {[](GParamFlags live, GParamFlags) {
       return g_param_spec_double ("sharpen-threshold", "Sharpen threshold",
           "sharpen: differences between a pixel and its blur below this many 8-bit levels "
-          "(whatever the depth) are left alone, so that noise is not amplified", 0.0, 255.0, 0.0,
+          "(whatever the depth) are left alone, so that noise is not amplified", 0.0, cg::kMaxSharpenThreshold, 0.0,
           live);
     }, VALUE_ROW (double, sharpen_threshold)},
   {[](GParamFlags, GParamFlags mutable_playing) {
       return g_param_spec_flags ("planes", "Planes",
           "The parts of the frame that are filtered; the others are copied unchanged",
           GST_TYPE_CUDA_GAUSSIAN_PLANES, kDefaultPlanes, mutable_playing);
-    },
-    [](Props & p, const GValue * v) { p.planes = g_value_get_flags (v); },
-    [](const Props & p, GValue * v) { g_value_set_flags (v, p.planes); }},
+    }, VALUE_ROW (flags, planes)},
 
   /* Regions */
   {[](GParamFlags, GParamFlags mutable_playing) {

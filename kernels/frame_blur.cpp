@@ -10,13 +10,9 @@ namespace cudagaussian {
 
 std::vector<SampleFinish> FrameBlur::plane_finishes(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
   std::vector<SampleFinish> finishes;
-  for (const PlaneSpec& p : planes) {
-    SampleFinish f;
-    f.amount = static_cast<float>(s.sharpen);
-    f.threshold = static_cast<float>(threshold_in_samples(s.sharpen_threshold, p.geometry.max_value()));
-    f.keep = kept_channels(p, s.parts);
-    finishes.push_back(f);
-  }
+  for (const PlaneSpec& p : planes)
+    finishes.push_back(
+        make_sample_finish(s.sharpen, s.sharpen_threshold, p.geometry.max_value(), kept_channels(p, s.parts)));
   return finishes;
 }
 
@@ -51,10 +47,8 @@ Status FrameBlur::validate(const BlurSettings& settings, const std::vector<Plane
   if (!(s.sigma_x >= 0.0) || !(s.sigma_y >= 0.0) || !std::isfinite(s.sigma_x) ||
       !std::isfinite(s.sigma_y))
     return Status::invalid("sigma must be a finite value >= 0");
-  if (!(s.sharpen >= 0.0 && s.sharpen <= kMaxSharpen))
-    return Status::invalid("sharpen must be between 0 and " + std::to_string(static_cast<int>(kMaxSharpen)));
-  if (!(s.sharpen_threshold >= 0.0 && s.sharpen_threshold <= 255.0))
-    return Status::invalid("sharpen-threshold must be between 0 and 255 (8-bit levels)");
+  const std::string sharpen_why = sharpen_error(s.sharpen, s.sharpen_threshold);
+  if (!sharpen_why.empty()) return Status::invalid(sharpen_why);
   if (!(s.truncate >= kMinTruncate && s.truncate <= kMaxTruncate))
     return Status::invalid("truncate must be between 1 and 8 sigmas");
   if (planes.empty()) return Status::invalid("a frame needs at least one plane");

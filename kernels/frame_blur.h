@@ -71,8 +71,6 @@ class FrameBlur {
   // plane's sample units) and the channels of the parts not filtered.
   static std::vector<SampleFinish> plane_finishes(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 
-  // The largest sharpen amount.
-  static constexpr double kMaxSharpen = 10.0;
 
  private:
   BlurSettings settings_;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "device_memory.h"
+
 namespace cudagaussian {
 
 Status FrameFilter::run_batch(const std::vector<std::vector<DevicePlaneRef>>& src,
@@ -24,9 +26,7 @@ Status PlaneFilters::copy_plane(size_t i, const DevicePlaneRef& src, const Mutab
                                 cudaStream_t stream) const {
   const PlaneGeometry& g = geometry[i];
   CG_TRY(check_run_arguments(g, src.data, src.pitch, dst.data, dst.pitch));
-  CG_CUDA_TRY(cudaMemcpy2DAsync(dst.data, dst.pitch, src.data, src.pitch, g.row_bytes(), g.height,
-                                cudaMemcpyDeviceToDevice, stream));
-  return Status::success();
+  return copy_2d_async(dst.data, dst.pitch, src.data, src.pitch, g.row_bytes(), g.height, stream);
 }
 
 Status PlaneFilters::run(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst,

@@ -48,15 +48,20 @@ __global__ void __launch_bounds__(kThreads) sat_column_kernel(SatShape s, uint64
 }
 
 // Box sums into `sums`, or (last pass) the rounded averages into the destination samples.
-// With the finishing step active, the average is finished in float from the input sample.
+// A kept channel is its input sample; with the unsharp mask, the average is finished in float
+// from the input sample; otherwise the average is rounded exactly from the integer sum.
 template <typename T>
 __global__ void box_kernel(SatShape s, const uint64_t* sat, uint64_t* sums, T* dst, size_t dst_pitch, int shift,
                            uint64_t denominator, const T* source, size_t source_pitch, float max_value,
                            SampleFinish finish) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= s.width * s.channels || y >= s.height) return;
+  if (dst && ((finish.keep >> (i % s.channels)) & 1u)) {
+    dst[static_cast<size_t>(y) * dst_pitch + i] = source[static_cast<size_t>(y) * source_pitch + i];
+    return;
+  }
   const uint64_t sum = sat_box(s, sat, i / s.channels, y, i % s.channels);
-  if (dst && finish.active()) {
+  if (dst && finish.amount != 0.0f) {
     const float x = static_cast<float>(source[static_cast<size_t>(y) * source_pitch + i] >> shift);
     const float mean = static_cast<float>(static_cast<double>(sum) / static_cast<double>(denominator));
     const float v = fminf(fmaxf(floorf(finish_sample(finish, mean, x, i % s.channels) + 0.5f), 0.0f), max_value);

@@ -41,9 +41,10 @@ class PlaneBlur {
   virtual Status run_batch(const PlanePair* frames, int count, cudaStream_t stream) const;
 
   // What the last pass does with each blurred sample before storing it (sharpen, channels
-  // kept from the input): every blur finishes its samples in the kernel that writes dst.
+  // kept from the input): in the kernel that writes dst where that kernel can (FIR, direct,
+  // per-pixel FIR, integral box, block-parallel recursive), else in a pass of its own
+  // (sample_finish_pass.h).
   void set_finish(const SampleFinish& finish) { finish_ = finish; }
-  const SampleFinish& finish() const { return finish_; }
 
  protected:
   SampleFinish finish_;

@@ -2,8 +2,9 @@
 // Region effects on the GPU. See region_filter.h for the contract and common/region_plan.h for
 // the tables.
 //
-// Per plane, every region of the frame (a task: one region on one plane) runs in at most two
-// launches, whose blocks find their task by a binary search over the tasks' first tiles:
+// Per plane, every region of the frame (a task: one region on one plane) runs in two launches
+// (launch 2 as two kernel instances when plain and other tasks mix; region_plan.h), whose
+// blocks find their task by a binary search over the tasks' first tiles:
 //   1. Blur: the horizontal FIR over the rows the vertical pass will read, [y0 - R, y1 + R) of
 //      the plane, and the columns of the region, into float scratch (the region's own).
 //      Pixelate: the rounded mean of every block the region touches, into scratch.
@@ -12,10 +13,11 @@
 //      with the input by the mask weight. A pixel is written only by the region that owns it
 //      (region_precedes over the regions whose rectangles meet this one's), so overlapping
 //      regions never write the same pixel and each pixel is written once.
-// restore() is launch 2 alone, blending dst back towards src. apply() into another frame first
+// restore() is launch 2 alone, blending dst back towards src. apply() into another plane first
 // copies the whole plane, so that pixels outside every region are the input's bytes; in place
 // (src == dst) it copies nothing: launch 1 reads the input before launch 2 writes any of it, and
-// launch 2 reads only the pixels its own thread writes.
+// launch 2 uses the input only of the pixels its own thread writes (a thread may load a pixel
+// another region owns, and drops the value).
 //
 // Both FIR passes are register-blocked: a thread makes kRegionBlock consecutive outputs along
 // the pass, so each input and each tap is loaded once per kRegionBlock multiply-adds, and the
@@ -330,10 +332,9 @@ size_t append(std::vector<unsigned char>& host, const E* data, size_t count) {
   return at;
 }
 
-bool same_planes(const std::vector<DevicePlaneRef>& src, const std::vector<MutableDevicePlaneRef>& dst) {
-  for (size_t p = 0; p < src.size(); ++p)
-    if (src[p].data != dst[p].data || src[p].pitch != dst[p].pitch) return false;
-  return !src.empty();
+// Whether plane p is filtered in place (the same memory as source and destination).
+bool in_place(const DevicePlaneRef& src, const MutableDevicePlaneRef& dst) {
+  return src.data == dst.data && src.pitch == dst.pitch;
 }
 
 struct RegionState {
@@ -373,17 +374,28 @@ struct RegionState {
     large.reset();
   }
 
-  // Copies the planes of `src` into `source` on `stream`; `copy` describes the copy.
+  // Grows `buffer` to `bytes`. Work of earlier calls, queued on any stream, may still read it:
+  // a buffer that must grow is replaced only once that work is done.
+  Status grow(DeviceBuffer& buffer, size_t bytes) {
+    if (buffer.size() >= bytes) return Status::success();
+    CG_TRY(done.synchronize());
+    return buffer.reserve(bytes);
+  }
+
+  // Copies the planes of `src` that `which` marks into `source` on `stream`, and points `copy`
+  // at them.
   Status copy_source(const std::vector<PlaneSpec>& planes, const std::vector<DevicePlaneRef>& src,
-                     cudaStream_t stream, std::vector<DevicePlaneRef>* copy) {
+                     const std::vector<bool>& which, cudaStream_t stream, std::vector<DevicePlaneRef>* copy) {
     std::vector<size_t> at(planes.size());
     size_t bytes = 0;
     for (size_t p = 0; p < planes.size(); ++p) {
       at[p] = bytes;
-      bytes = align_up(bytes + planes[p].geometry.row_bytes() * static_cast<size_t>(planes[p].geometry.height), 256);
+      if (which[p])
+        bytes = align_up(bytes + planes[p].geometry.row_bytes() * static_cast<size_t>(planes[p].geometry.height), 256);
     }
-    CG_TRY(source.reserve(bytes));
+    CG_TRY(grow(source, bytes));
     for (size_t p = 0; p < planes.size(); ++p) {
+      if (!which[p]) continue;
       unsigned char* to = static_cast<unsigned char*>(source.get()) + at[p];
       const size_t row = planes[p].geometry.row_bytes();
       CG_TRY(copy_2d_async(to, row, src[p].data, src[p].pitch, row, planes[p].geometry.height, stream));
@@ -402,17 +414,16 @@ struct RegionState {
       const int n = std::min(words - at, kLargeChunkWords);
       const int blocks = (n + kStoreThreads - 1) / kStoreThreads;
       if (n <= kSmallChunkWords) {
-        TableChunk<kSmallChunkWords> chunk;
+        TableChunk<kSmallChunkWords> chunk{};  // the words past n initialised too
         std::memcpy(chunk.words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
         CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kSmallChunkWords>, blocks, kStoreThreads, 0, stream,
                                    to + at, n, chunk));
       } else {
-        if (!large) large = std::make_unique<TableChunk<kLargeChunkWords>>();
+        if (!large) large = std::make_unique<TableChunk<kLargeChunkWords>>();  // zeroed
         std::memcpy(large->words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
         CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kLargeChunkWords>, blocks, kStoreThreads, 0, stream,
                                    to + at, n, *large));
       }
-      CG_TRY(launch_check());
       at += n;
     }
     return Status::success();
@@ -503,10 +514,10 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
   const std::vector<RegionPlane> layout = region_planes(planes);
   if (!st.done.created()) CG_TRY(st.done.create());
   CG_TRY(st.done.make_wait(stream));  // the tables, scratch and source copy of the last call are free
-  const bool in_place = same_planes(src, dst);
-  if (pass == RegionPass::Apply && !in_place)
+  if (pass == RegionPass::Apply)
     for (size_t p = 0; p < planes.size(); ++p)
-      CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
+      if (!in_place(src[p], dst[p]))
+        CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
                            planes[p].geometry.height, stream));
   if (regions.empty()) return st.done.record(stream);
 
@@ -527,14 +538,17 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     pt.taps = append(host, pt.plan.taps.data(), pt.plan.taps.size());
     for (const RegionBatch& batch : pt.plan.batches) scratch_floats = std::max(scratch_floats, batch.scratch_floats);
   }
-  // In place, launch 1 of a batch must read the input before any launch 2 writes it: with more
-  // than one batch, the effects that read around their pixels work from a copy of the frame.
+  // In place, launch 1 of a batch must read the input before any launch 2 writes it: a plane of
+  // several batches, under an effect that reads around its pixels, works from a copy.
   std::vector<DevicePlaneRef> source = src;
-  if (pass == RegionPass::Apply && in_place && settings.effect != RegionEffect::Fill &&
-      std::any_of(per_plane.begin(), per_plane.end(), [](const PlaneTables& pt) { return pt.plan.batches.size() > 1; }))
-    CG_TRY(st.copy_source(planes, src, stream, &source));
-  CG_TRY(st.tables.reserve(align_up(host.size(), 16)));
-  if (scratch_floats > 0) CG_TRY(st.floats.reserve(static_cast<size_t>(scratch_floats) * sizeof(float)));
+  std::vector<bool> copied(planes.size(), false);
+  for (size_t p = 0; p < planes.size(); ++p)
+    copied[p] = pass == RegionPass::Apply && settings.effect != RegionEffect::Fill && in_place(src[p], dst[p]) &&
+                per_plane[p].plan.batches.size() > 1;
+  if (std::find(copied.begin(), copied.end(), true) != copied.end())
+    CG_TRY(st.copy_source(planes, src, copied, stream, &source));
+  CG_TRY(st.grow(st.tables, align_up(host.size(), 16)));
+  CG_TRY(st.grow(st.floats, static_cast<size_t>(scratch_floats) * sizeof(float)));
   const bool chained = st.chaining();
   CG_TRY(st.upload(chained, stream));
 

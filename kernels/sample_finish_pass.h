@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The finishing step (sample_finish.h) as a pass of its own over a plane that a blur already
-// wrote: for the filters whose last kernels cannot finish their samples (edge-aware). It reads
+// wrote: for the filters whose last kernels cannot finish their samples (box running sums, the
+// recursive filters outside the block-parallel split, edge-aware). It reads
 // the rounded blur, so a sharpened sample may differ from a fused finish by up to half the
 // amount in the last place.
 #pragma once
