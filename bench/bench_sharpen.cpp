@@ -61,11 +61,7 @@ int main(int argc, char** argv) {
   const std::vector<PlaneSpec> planes{rgba};
   Frames frames;
   BENCH_CHECK(make_frames(planes, kMinRotatedBytes, &frames));
-  auto gpu_us = [&](auto&& op, double* us) {
-    for (int i = 0; i < warmup; ++i)
-      if (!op(i % frames.count).ok()) return false;
-    return time_queued(stream.get(), frames.count, reps, op, us);
-  };
+  auto gpu_us = [&](auto&& op, double* us) { return time_queued(stream.get(), frames.count, reps, op, us, warmup); };
   double copy_us = 0;
   if (!gpu_us([&](int f) { return copy_frame(planes, frames, f, stream.get()); }, &copy_us)) return 1;
   std::printf("Finishing step at 1080p RGBA8 on %s (%d SMs), %d frames rotated (> %.0f MB); GPU time per\n"

@@ -129,9 +129,16 @@ constexpr int kQueued = 8;
 
 // The GPU time of op(frame): `reps` groups of kQueued operations, each group queued behind a host
 // function that holds the stream for 2 ms and bracketed by one pair of events, so that the host
-// is far ahead of the GPU; the median over the groups, per operation.
+// is far ahead of the GPU; the median over the groups, per operation, after `warmup` runs.
 template <typename Op>
-bool time_queued(cudaStream_t stream, int frames, int reps, Op op, double* us) {
+bool time_queued(cudaStream_t stream, int frames, int reps, Op op, double* us, int warmup = 0) {
+  for (int i = 0; i < warmup; ++i) {
+    const cudagaussian::Status st = op(i % frames);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warm-up run: %s\n", st.message.c_str());
+      return false;
+    }
+  }
   cudaEvent_t start, stop;
   if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) return false;
   std::vector<float> per_op;

@@ -20,20 +20,16 @@ namespace cudagaussian {
 struct Frames {
   std::vector<std::vector<DevicePlane>> src, dst;  // [frame][plane]
   int count = 0;
-  std::vector<DevicePlaneRef> src_refs(int f) const {
-    std::vector<DevicePlaneRef> r;
-    for (const DevicePlane& p : src[f]) r.push_back({p.get(), p.pitch()});
-    return r;
-  }
-  std::vector<MutableDevicePlaneRef> dst_refs(int f) const {
-    std::vector<MutableDevicePlaneRef> r;
-    for (const DevicePlane& p : dst[f]) r.push_back({p.get(), p.pitch()});
-    return r;
-  }
+  std::vector<DevicePlaneRef> src_refs(int f) const { return refs<DevicePlaneRef>(src[f]); }
+  std::vector<MutableDevicePlaneRef> dst_refs(int f) const { return refs<MutableDevicePlaneRef>(dst[f]); }
   // The destination frame as a source, for operations in place.
-  std::vector<DevicePlaneRef> dst_as_src_refs(int f) const {
-    std::vector<DevicePlaneRef> r;
-    for (const DevicePlane& p : dst[f]) r.push_back({p.get(), p.pitch()});
+  std::vector<DevicePlaneRef> dst_as_src_refs(int f) const { return refs<DevicePlaneRef>(dst[f]); }
+
+ private:
+  template <typename Ref>
+  static std::vector<Ref> refs(const std::vector<DevicePlane>& planes) {
+    std::vector<Ref> r;
+    for (const DevicePlane& p : planes) r.push_back({p.get(), p.pitch()});
     return r;
   }
 };

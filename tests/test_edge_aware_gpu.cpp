@@ -26,6 +26,7 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "plane_specs.h"
 #include "device_memory.h"
 #include "frame_blur.h"
 #include "frame_run_gpu.h"
@@ -41,10 +42,7 @@ namespace {
 
 PlaneSpec spec(int w, int h, int channels, int bytes, int shift, int sx = 1, int sy = 1,
                unsigned edge_channels = ~0u) {
-  PlaneSpec p;
-  p.geometry.width = w, p.geometry.height = h, p.geometry.channels = channels;
-  p.geometry.bytes_per_sample = bytes, p.geometry.shift = shift;
-  p.subsample_x = sx, p.subsample_y = sy;
+  PlaneSpec p = cgtest::plane_spec(w, h, channels, bytes, shift, sx, sy);
   p.edge_channels = edge_channels;
   return p;
 }

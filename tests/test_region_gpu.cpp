@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "plane_specs.h"
 #include "device_memory.h"
 #include "frame_run_gpu.h"
 #include "photo.h"
@@ -30,6 +31,7 @@
 #include "region_filter.h"
 
 using namespace cudagaussian;
+using cgtest::plane_spec;
 using cgtest::HostPlane;
 
 namespace {
@@ -50,28 +52,17 @@ const char* format_name(Format f) {
   return "?";
 }
 
-PlaneSpec spec(int w, int h, int channels, int bytes = 1, int shift = 0, int ss = 1) {
-  PlaneSpec s;
-  s.geometry.width = w;
-  s.geometry.height = h;
-  s.geometry.channels = channels;
-  s.geometry.bytes_per_sample = bytes;
-  s.geometry.shift = shift;
-  s.subsample_x = s.subsample_y = ss;
-  return s;
-}
-
 std::vector<PlaneSpec> planes_of(Format f, int w, int h) {
   const int cw = (w + 1) / 2, ch = (h + 1) / 2;
   switch (f) {
-    case Format::Gray8: return {spec(w, h, 1)};
-    case Format::Rgba8: return {spec(w, h, 4)};
-    case Format::Rgb8: return {spec(w, h, 3)};
-    case Format::U16C1: return {spec(w, h, 1, 2)};
-    case Format::U16C4: return {spec(w, h, 4, 2)};
-    case Format::P010: return {spec(w, h, 1, 2, 6), spec(cw, ch, 2, 2, 6, 2)};
-    case Format::I420: return {spec(w, h, 1), spec(cw, ch, 1, 1, 0, 2), spec(cw, ch, 1, 1, 0, 2)};
-    case Format::Nv12: return {spec(w, h, 1), spec(cw, ch, 2, 1, 0, 2)};
+    case Format::Gray8: return {plane_spec(w, h, 1)};
+    case Format::Rgba8: return {plane_spec(w, h, 4)};
+    case Format::Rgb8: return {plane_spec(w, h, 3)};
+    case Format::U16C1: return {plane_spec(w, h, 1, 2)};
+    case Format::U16C4: return {plane_spec(w, h, 4, 2)};
+    case Format::P010: return {plane_spec(w, h, 1, 2, 6), plane_spec(cw, ch, 2, 2, 6, 2)};
+    case Format::I420: return {plane_spec(w, h, 1), plane_spec(cw, ch, 1, 1, 0, 2), plane_spec(cw, ch, 1, 1, 0, 2)};
+    case Format::Nv12: return {plane_spec(w, h, 1), plane_spec(cw, ch, 2, 1, 0, 2)};
   }
   return {};
 }

@@ -12,6 +12,7 @@
 
 #include "box_widths.h"
 #include "check.h"
+#include "plane_specs.h"
 #include "fir_taps.h"
 #include "frame_run_gpu.h"
 #include "reference_blur.h"
@@ -19,17 +20,10 @@
 #include "reference_recursive.h"
 
 using namespace cudagaussian;
+using cgtest::plane_spec;
 using cgtest::HostPlane;
 
 namespace {
-
-PlaneSpec spec(int w, int h, int c, int bytes = 1, int shift = 0, int sub = 1) {
-  PlaneSpec p;
-  p.geometry.width = w, p.geometry.height = h, p.geometry.channels = c;
-  p.geometry.bytes_per_sample = bytes, p.geometry.shift = shift;
-  p.subsample_x = p.subsample_y = sub;
-  return p;
-}
 
 // The unrounded blur of one plane by the settings' algorithm (as FrameBlur plans it).
 PlaneValues reference_blur_of(const BlurSettings& s, const PlaneSpec& p, const PlaneValues& in) {
@@ -134,7 +128,7 @@ const Algorithm kAlgorithms[] = {Algorithm::Fir,          Algorithm::Deriche, Al
 
 CG_TEST(sharpen_matches_reference_every_algorithm) {
   // RGBA and gray at odd sizes, amount 0.8 and 2.5, with and without a threshold.
-  const PlaneSpec shapes[] = {spec(1, 1, 4), spec(3, 2, 1), spec(385, 289, 4), spec(97, 61, 3)};
+  const PlaneSpec shapes[] = {plane_spec(1, 1, 4), plane_spec(3, 2, 1), plane_spec(385, 289, 4), plane_spec(97, 61, 3)};
   uint32_t seed = 10;
   for (Algorithm a : kAlgorithms)
     for (const PlaneSpec& shape : shapes)
@@ -156,7 +150,7 @@ CG_TEST(sharpen_matches_reference_every_algorithm) {
 
 CG_TEST(sharpen_recursive_splits) {
   // Block-parallel finishes in its apply kernel; the other splits in a pass of their own.
-  const PlaneSpec shape = spec(385, 289, 4);
+  const PlaneSpec shape = plane_spec(385, 289, 4);
   const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 4, 60)};
   for (Algorithm a : {Algorithm::Deriche, Algorithm::YoungVanVliet})
     for (LineSplit split : {LineSplit::BlockParallel, LineSplit::OneWay, LineSplit::TwoWay})
@@ -180,7 +174,7 @@ CG_TEST(sharpen_recursive_splits) {
 CG_TEST(sharpen_full_hd_fir_and_deriche) {
   // The kernels algorithm=auto picks at 1921x1081 RGBA (the fused FIR, Deriche block-parallel),
   // and the two-pass FIR beyond the fused radius.
-  const PlaneSpec shape = spec(1921, 1081, 4);
+  const PlaneSpec shape = plane_spec(1921, 1081, 4);
   const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 12, 77)};
   for (double sigma : {1.5, 6.0, 20.0}) {
     for (Algorithm a : {Algorithm::Auto, Algorithm::Fir}) {
@@ -202,7 +196,7 @@ CG_TEST(sharpen_16_bit_and_10_bit) {
   for (int shift : {6, 0})
     for (Algorithm a : {Algorithm::Fir, Algorithm::Deriche, Algorithm::Box})
       for (double threshold : {0.0, 3.0}) {
-        const PlaneSpec shape = spec(211, 97, 2, 2, shift);
+        const PlaneSpec shape = plane_spec(211, 97, 2, 2, shift);
         BlurSettings s;
         s.algorithm = a;
         s.sigma_x = s.sigma_y = 2.5;
@@ -216,7 +210,7 @@ CG_TEST(sharpen_16_bit_and_10_bit) {
 
 CG_TEST(sharpen_clamps_at_zero_and_max) {
   // Hard edges sharpened strongly overshoot both ends of the range.
-  const PlaneSpec shape = spec(64, 48, 1);
+  const PlaneSpec shape = plane_spec(64, 48, 1);
   HostPlane in = cgtest::make_plane(shape.geometry, 0, 1);
   for (int y = 0; y < 48; ++y)
     for (int x = 0; x < 64; ++x) in.bytes[y * in.pitch + x] = ((x / 6 + y / 6) % 2) ? 250 : 5;
@@ -236,7 +230,7 @@ CG_TEST(sharpen_clamps_at_zero_and_max) {
 CG_TEST(sharpen_threshold_leaves_small_differences) {
   // A flat field with small noise: with a threshold above the noise, nearly every sample stays
   // as it is; without it, noise is amplified.
-  const PlaneSpec shape = spec(128, 96, 3);
+  const PlaneSpec shape = plane_spec(128, 96, 3);
   HostPlane in = cgtest::make_plane(shape.geometry, 4, 2);
   std::mt19937 rng(3);
   for (int y = 0; y < 96; ++y)
@@ -270,16 +264,16 @@ CG_TEST(planes_leave_unfiltered_parts_bit_exact) {
     return p;
   };
   const Family families[] = {
-      {"RGBA", {parts(spec(385, 289, 4), {kPartColor, kPartColor, kPartColor, kPartAlpha})}},
-      {"ARGB", {parts(spec(97, 61, 4), {kPartAlpha, kPartColor, kPartColor, kPartColor})}},
-      {"RGB", {parts(spec(97, 61, 3), {kPartColor, kPartColor, kPartColor})}},
-      {"GRAY8", {parts(spec(97, 61, 1), {kPartLuma})}},
+      {"RGBA", {parts(plane_spec(385, 289, 4), {kPartColor, kPartColor, kPartColor, kPartAlpha})}},
+      {"ARGB", {parts(plane_spec(97, 61, 4), {kPartAlpha, kPartColor, kPartColor, kPartColor})}},
+      {"RGB", {parts(plane_spec(97, 61, 3), {kPartColor, kPartColor, kPartColor})}},
+      {"GRAY8", {parts(plane_spec(97, 61, 1), {kPartLuma})}},
       {"I420",
-       {parts(spec(97, 61, 1), {kPartLuma}), parts(spec(49, 31, 1, 1, 0, 2), {kPartChroma}),
-        parts(spec(49, 31, 1, 1, 0, 2), {kPartChroma})}},
-      {"NV12", {parts(spec(385, 289, 1), {kPartLuma}), parts(spec(193, 145, 2, 1, 0, 2), {kPartChroma, kPartChroma})}},
+       {parts(plane_spec(97, 61, 1), {kPartLuma}), parts(plane_spec(49, 31, 1, 1, 0, 2), {kPartChroma}),
+        parts(plane_spec(49, 31, 1, 1, 0, 2), {kPartChroma})}},
+      {"NV12", {parts(plane_spec(385, 289, 1), {kPartLuma}), parts(plane_spec(193, 145, 2, 1, 0, 2), {kPartChroma, kPartChroma})}},
       {"P010",
-       {parts(spec(97, 61, 1, 2, 6), {kPartLuma}), parts(spec(49, 31, 2, 2, 6, 2), {kPartChroma, kPartChroma})}},
+       {parts(plane_spec(97, 61, 1, 2, 6), {kPartLuma}), parts(plane_spec(49, 31, 2, 2, 6, 2), {kPartChroma, kPartChroma})}},
   };
   const unsigned choices[] = {kPartLuma | kPartChroma | kPartColor, kPartLuma, kPartChroma, kPartColor | kPartAlpha,
                               kPartAlpha};
@@ -303,10 +297,57 @@ CG_TEST(planes_leave_unfiltered_parts_bit_exact) {
   }
 }
 
+CG_TEST(keeping_a_channel_leaves_the_others_as_the_plain_blur) {
+  // Alpha kept (the element's default): the colour channels are bit for bit those of the blur
+  // of every channel, alpha is the input's, for every algorithm and box method.
+  PlaneSpec rgba = plane_spec(97, 61, 4);
+  for (int c = 0; c < 3; ++c) rgba.channel_parts[c] = kPartColor;
+  rgba.channel_parts[3] = kPartAlpha;
+  const std::vector<PlaneSpec> specs{rgba};
+  const std::vector<HostPlane> in{cgtest::make_plane(rgba.geometry, 5, 77)};
+  struct Variant {
+    Algorithm algorithm;
+    BoxMethod box_method;
+    int box_passes;
+  };
+  std::vector<Variant> variants;
+  for (Algorithm a : kAlgorithms) variants.push_back({a, BoxMethod::RunningSum, 3});
+  variants.push_back({Algorithm::Box, BoxMethod::Integral, 3});  // exact integer averages
+  variants.push_back({Algorithm::EdgeAware, BoxMethod::RunningSum, 3});
+  for (const Variant& v : variants) {
+    BlurSettings s;
+    s.algorithm = v.algorithm;
+    s.box_method = v.box_method;
+    s.box_passes = v.box_passes;
+    s.sigma_x = s.sigma_y = v.algorithm == Algorithm::Direct ? 1.5 : 3.0;
+    std::vector<std::vector<uint8_t>> every, kept;
+    std::string error;
+    s.parts = kPartColor | kPartAlpha;
+    const bool ran_every = cgtest::run_gpu(s, specs, in, every, error);
+    CHECK_MSG(ran_every, "%s: %s", algorithm_name(v.algorithm), error.c_str());
+    s.parts = kPartColor;
+    const bool ran_kept = cgtest::run_gpu(s, specs, in, kept, error);
+    CHECK_MSG(ran_kept, "%s: %s", algorithm_name(v.algorithm), error.c_str());
+    if (!ran_every || !ran_kept) continue;
+    long colour_differs = 0, alpha_differs = 0;
+    for (int y = 0; y < rgba.geometry.height; ++y)
+      for (int i = 0; i < rgba.geometry.samples_per_row(); ++i) {
+        const size_t k = static_cast<size_t>(y) * in[0].pitch + i;
+        if (i % 4 == 3)
+          alpha_differs += kept[0][k] != in[0].bytes[k];
+        else
+          colour_differs += kept[0][k] != every[0][k];
+      }
+    CHECK_MSG(colour_differs == 0 && alpha_differs == 0, "%s%s: %ld colour samples differ from the plain blur, %ld alpha "
+              "samples from the input", algorithm_name(v.algorithm),
+              v.box_method == BoxMethod::Integral ? " (integral)" : "", colour_differs, alpha_differs);
+  }
+}
+
 CG_TEST(edge_aware_finishing_pass) {
   // Edge-aware finishes in a pass of its own over its rounded output: sharpened against
   // finish_values() over the plain edge-aware result of the same run, and alpha kept.
-  PlaneSpec p = spec(385, 289, 4);
+  PlaneSpec p = plane_spec(385, 289, 4);
   p.channel_parts[3] = kPartAlpha;
   p.edge_channels = 0x7;
   const std::vector<HostPlane> in{cgtest::make_plane(p.geometry, 5, 90)};
