@@ -13,14 +13,11 @@ namespace cgt {
  * @src. */
 inline cudagaussian::PlaneValues
 with_default_planes (const cudagaussian::PlaneSpec & ps, const cudagaussian::PlaneValues & src,
-    cudagaussian::PlaneValues ref)
+    const cudagaussian::PlaneValues & ref)
 {
-  const unsigned keep = cudagaussian::kept_channels (ps, kDefaultPlanes);
-  const int c = ps.geometry.channels;
-  for (size_t i = 0; i < ref.size () && keep; ++i)
-    if ((keep >> (i % c)) & 1u)
-      ref[i] = src[i];
-  return ref;
+  cudagaussian::SampleFinish keep_only;
+  keep_only.keep = cudagaussian::kept_channels (ps, kDefaultPlanes);
+  return cudagaussian::finish_values (ps.geometry, src, ref, keep_only);
 }
 
 }                               /* namespace cgt */

@@ -54,6 +54,10 @@ struct Blur
   double truncate = 4.0;
   cg::Border border = cg::Border::Replicate;
   cg::Algorithm algorithm = cg::Algorithm::Fir;
+  /* The finishing step: unsharp mask (threshold in 8-bit levels) and the parts filtered. */
+  double sharpen = 0.0;
+  double sharpen_threshold = 0.0;
+  unsigned parts = kDefaultPlanes;
 
   double sy () const { return sigma_y < 0 ? sigma : sigma_y; }
 };
@@ -61,7 +65,8 @@ struct Blur
 using FrameValues = std::vector < cg::PlaneValues >;
 
 /* The reference planes of @in (FIR or recursive reference, as the element resolves the
- * algorithm), or an empty vector with @why set. Thread-safe. */
+ * algorithm, finished as @b says: sharpened, parts not filtered kept), or an empty vector with
+ * @why set. Thread-safe. */
 inline FrameValues
 reference_frame (const GstVideoInfo & info, GstBuffer * in, const Blur & b, std::string * why)
 {
@@ -76,6 +81,10 @@ reference_frame (const GstVideoInfo & info, GstBuffer * in, const Blur & b, std:
   s.sigma_y = b.sy ();
   s.truncate = b.truncate;
   s.border = b.border;
+  s.sharpen = b.sharpen;
+  s.sharpen_threshold = b.sharpen_threshold;
+  s.parts = b.parts;
+  const std::vector < cg::SampleFinish > finishes = cg::FrameBlur::plane_finishes (s, specs);
   const cg::Algorithm alg = cg::FrameBlur::resolve (s, specs);
   if (alg != cg::Algorithm::Fir && !cg::is_recursive (alg)) {
     *why = std::string ("no reference here for algorithm ") + cg::algorithm_name (alg);
@@ -98,7 +107,10 @@ reference_frame (const GstVideoInfo & info, GstBuffer * in, const Blur & b, std:
         cg::gaussian_taps (sy, cg::fir_radius (sy, b.truncate)), b.border) :
         cg::reference_recursive (ps.geometry, src, cg::recursive_filter_of (alg), sx, sy,
         cg::StartUp::Exact);
-    out.push_back (with_default_planes (ps, src, std::move (blurred)));
+    cg::PlaneValues finished = cg::finish_values (ps.geometry, src, blurred, finishes[p]);
+    for (double &v : finished)  /* a sharpened value beyond the range is stored clamped */
+      v = std::clamp (v, 0.0, (double) ps.geometry.max_value ());
+    out.push_back (std::move (finished));
   }
   gst_video_frame_unmap (&f);
   return out;
