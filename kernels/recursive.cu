@@ -18,28 +18,26 @@ namespace {
 
 using namespace recursive;
 
-// Whether a pass runs block-parallel (launch_pass), whose apply can finish the samples it
-// stores; the other splits leave the finishing step to a pass of its own.
-bool runs_block_parallel(const PassData& pass, const RecursiveSettings& s) {
-  return !pass.plan.identity && !pass.plan.exact_two_way && pass.plan.segments > 1 &&
-         s.split == LineSplit::BlockParallel;
-}
-
+// `finish`, when given, is applied by the block-parallel apply as it stores the samples, which
+// then sets *finished; the other splits leave it to the caller (a pass of its own).
 template <class Ops, typename TIn, typename TOut>
 Status launch_pass(const Lines& l, const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out,
                    float* carries, float* right, const PassParams<Ops>& p, LineSplit split,
                    const PassPlan& plan, const ColumnCarries* fused, const OutputFinish* finish,
-                   cudaStream_t stream) {
+                   bool* finished, cudaStream_t stream) {
   if (p.segments == 1 || split == LineSplit::OneWay) return launch_one_way(l, in, mid, out, p, plan, stream);
-  if (split == LineSplit::BlockParallel)
+  if (split == LineSplit::BlockParallel) {
+    if (finish) *finished = true;
     return launch_block_parallel(l, in, out, carries, p, plan, fused, finish, stream);
+  }
   return launch_warmed_up(l, in, mid, out, right, p, split, plan, stream);
 }
 
 template <typename TIn, typename TOut>
 Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l,
                 const Plane<TIn>& in, const Plane<float>& mid, const Plane<TOut>& out, float* carries,
-                float* right, const ColumnCarries* fused, const OutputFinish* finish, cudaStream_t stream) {
+                float* right, const ColumnCarries* fused, const OutputFinish* finish, bool* finished,
+                cudaStream_t stream) {
   if (pass.plan.identity) return launch_copy(l, in, out, pass.plan.chained, stream);
   if (pass.plan.exact_two_way) {
     // Young–van Vliet's parallel form has a first-order section (its real pole).
@@ -47,8 +45,9 @@ Status run_pass(const PassData& pass, const RecursiveSettings& s, const Lines& l
                                 pass.plan.chained, stream);
   }
   if (s.filter == RecursiveFilter::Deriche)
-    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, nullptr, finish, stream);
-  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, fused, finish, stream);
+    return launch_pass(l, in, mid, out, carries, right, pass.deriche, s.split, pass.plan, nullptr, finish, finished,
+                       stream);
+  return launch_pass(l, in, mid, out, carries, right, pass.yvv, s.split, pass.plan, fused, finish, finished, stream);
 }
 
 Plane<float> mid_plane(float* mid, const PlaneGeometry& g, bool margins) {
@@ -77,12 +76,13 @@ Status run_plane(const PassData& px, const PassData& py, const RecursiveSettings
                                    ? &column_records
                                    : nullptr;
   // The finishing step in the vertical apply where it runs block-parallel, else a pass of its own.
-  const bool finish_in_apply = runs_block_parallel(py, s);
   const OutputFinish output_finish{src, src_pitch / sizeof(T), finish};
-  CG_TRY(run_pass(px, s, rows, in, px.plan.mid_margins ? m_margins : m, a, carries, right, fused, nullptr, stream));
+  bool finished = false;
+  CG_TRY(run_pass(px, s, rows, in, px.plan.mid_margins ? m_margins : m, a, carries, right, fused, nullptr, &finished,
+                  stream));
   CG_TRY(run_pass(py, s, columns, a, py.plan.mid_margins ? m_margins : m, out, column_carries, right, fused,
-                  finish_in_apply ? &output_finish : nullptr, stream));
-  if (finish.active() && !finish_in_apply)
+                  finish.active() ? &output_finish : nullptr, &finished, stream));
+  if (finish.active() && !finished)
     return finish_plane(g, src, src_pitch, dst, dst_pitch, finish, stream);
   return Status::success();
 }

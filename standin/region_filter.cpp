@@ -66,7 +66,7 @@ Status RegionFilter::apply(const std::vector<PlaneSpec>& planes, const std::vect
                            const RegionEffectSettings& settings, cudaStream_t stream) {
   CG_TRY(check_region_apply(planes, src, dst, regions, settings));
   for (size_t p = 0; p < planes.size(); ++p)
-    if (src[p].data != dst[p].data)  // in place: the regions' pixels alone are written
+    if (src[p].data != dst[p].data || src[p].pitch != dst[p].pitch)  // in place: only the regions are written
       CG_TRY(copy_2d_async(dst[p].data, dst[p].pitch, src[p].data, src[p].pitch, planes[p].geometry.row_bytes(),
                          planes[p].geometry.height, stream));
   if (regions.empty()) return Status::success();
