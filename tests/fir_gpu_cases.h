@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 
 #include "check.h"
+#include "plane_helpers.h"
 #include "device_memory.h"
 #include "fir_taps.h"
 #include "frame_blur.h"
@@ -69,11 +70,7 @@ inline Case make(int w, int h, int channels, int bytes, int shift, double sx, do
           Border border = Border::Replicate, Input input = Input::Random, int src_pad = 0,
           int dst_pad = 0) {
   Case c;
-  c.g.width = w;
-  c.g.height = h;
-  c.g.channels = channels;
-  c.g.bytes_per_sample = bytes;
-  c.g.shift = shift;
+  c.g = cgtest::geometry(w, h, channels, bytes, shift);
   c.sigma_x = sx;
   c.sigma_y = sy;
   c.border = border;

@@ -9,11 +9,13 @@
 
 namespace cgtest {
 
-inline cudagaussian::PlaneGeometry geometry(int w, int h, int channels) {
+inline cudagaussian::PlaneGeometry geometry(int w, int h, int channels, int bytes = 1, int shift = 0) {
   cudagaussian::PlaneGeometry g;
   g.width = w;
   g.height = h;
   g.channels = channels;
+  g.bytes_per_sample = bytes;
+  g.shift = shift;
   return g;
 }
 

@@ -4,17 +4,14 @@
 #pragma once
 
 #include "frame_planes.h"
+#include "plane_helpers.h"
 
 namespace cgtest {
 
 inline cudagaussian::PlaneSpec plane_spec(int w, int h, int channels, int bytes = 1, int shift = 0,
                                           int subsample_x = 1, int subsample_y = -1) {
   cudagaussian::PlaneSpec s;
-  s.geometry.width = w;
-  s.geometry.height = h;
-  s.geometry.channels = channels;
-  s.geometry.bytes_per_sample = bytes;
-  s.geometry.shift = shift;
+  s.geometry = geometry(w, h, channels, bytes, shift);
   s.subsample_x = subsample_x;
   s.subsample_y = subsample_y < 0 ? subsample_x : subsample_y;
   return s;

@@ -23,10 +23,13 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "frame_run_gpu.h"
+#include "plane_helpers.h"
 #include "reference_blur.h"
 #include "reference_box.h"
 
 using namespace cudagaussian;
+
+using cgtest::geometry;
 
 namespace {
 
@@ -60,12 +63,6 @@ double check_plane(const PlaneGeometry& g, const PlaneBlur& blur,
   for (size_t i = 0; i < ref.size(); ++i)
     worst = std::max(worst, std::fabs(got[i] - std::clamp(std::floor(ref[i] + 0.5), 0.0, double(g.max_value()))));
   return worst;
-}
-
-PlaneGeometry geometry(int w, int h, int c, int bytes = 1, int shift = 0) {
-  PlaneGeometry g;
-  g.width = w, g.height = h, g.channels = c, g.bytes_per_sample = bytes, g.shift = shift;
-  return g;
 }
 
 }  // namespace
