@@ -46,6 +46,12 @@ CG_HOST_DEVICE inline T finish_sample(const SampleFinish& f, T blurred, T x, int
   return x + static_cast<T>(f.amount) * detail;
 }
 
+// The sample a finished value is stored as: rounded to nearest (halves up) and clamped to the
+// format's range [0, max_value]; every kernel that stores samples rounds this way.
+CG_HOST_DEVICE inline float rounded_sample(float v, float max_value) {
+  return fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
+}
+
 // A threshold in 8-bit levels as sample units of a format whose largest value is max_value
 // (x 4 for 10-bit samples, x 257 / 256 ~ 256 for 16-bit).
 inline double threshold_in_samples(double levels_8bit, int max_value) {

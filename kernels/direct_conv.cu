@@ -52,7 +52,7 @@ direct_kernel(const unsigned char* __restrict__ src, size_t src_pitch, unsigned 
     // The tile's centre is this pixel's input.
     if (finish.active())
       acc = finish_sample(finish, acc, tile[((threadIdx.y + radius) * span + threadIdx.x + radius) * channels + c], c);
-    const float v = fminf(fmaxf(floorf(acc + 0.5f), 0.0f), max_value);
+    const float v = rounded_sample(acc, max_value);
     out[c] = static_cast<T>(static_cast<unsigned>(v) << shift);
   }
 }

@@ -191,7 +191,7 @@ __global__ void load_plane_kernel(const T* src, size_t pitch, int row_samples, i
 // A float result as a sample: rounded half up, clamped, shifted into place.
 template <typename T>
 __device__ inline T float_to_sample(float v, float max_value, int shift) {
-  const float r = fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
+  const float r = rounded_sample(v, max_value);
   return static_cast<T>(static_cast<unsigned>(r) << shift);
 }
 

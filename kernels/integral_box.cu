@@ -64,7 +64,7 @@ __global__ void box_kernel(SatShape s, const uint64_t* sat, uint64_t* sums, T* d
   if (dst && finish.amount != 0.0f) {
     const float x = static_cast<float>(source[static_cast<size_t>(y) * source_pitch + i] >> shift);
     const float mean = static_cast<float>(static_cast<double>(sum) / static_cast<double>(denominator));
-    const float v = fminf(fmaxf(floorf(finish_sample(finish, mean, x, i % s.channels) + 0.5f), 0.0f), max_value);
+    const float v = rounded_sample(finish_sample(finish, mean, x, i % s.channels), max_value);
     dst[static_cast<size_t>(y) * dst_pitch + i] = static_cast<T>(static_cast<unsigned>(v) << shift);
   } else if (dst)
     dst[static_cast<size_t>(y) * dst_pitch + i] =

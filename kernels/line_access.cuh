@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "sample_finish.h"
+
 namespace cudagaussian {
 
 // Where lines live: a line is a scalar column (vertical) or one channel of a row (horizontal).
@@ -55,7 +57,7 @@ struct Plane {
     if constexpr (std::is_same_v<T, float>) {
       return v;
     } else {
-      const float r = fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value);
+      const float r = rounded_sample(v, max_value);
       return static_cast<T>(static_cast<unsigned>(r) << shift);
     }
   }

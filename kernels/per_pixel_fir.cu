@@ -86,7 +86,7 @@ __global__ void column_pass_kernel(const float* src, PlaneGeometry g, float max_
     acc = finish_sample(finish, acc, static_cast<float>(x >> g.shift), i % g.channels);
   }
   // Round half up, like store_plane() in the reference.
-  const float v = fminf(fmaxf(floorf(acc + 0.5f), 0.0f), max_value);
+  const float v = rounded_sample(acc, max_value);
   reinterpret_cast<T*>(dst + static_cast<size_t>(y) * pitch)[i] = static_cast<T>(static_cast<unsigned>(v) << g.shift);
 }
 

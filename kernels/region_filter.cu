@@ -290,7 +290,7 @@ __global__ void __launch_bounds__(kRegionThreads) pixels_kernel(PlaneArgs p, Bat
       int e;
       if constexpr (kMode == PixelMode::Blur) {
         const float finished = finish_sample(b.finish, effect[o], static_cast<float>(in[o]), c);
-        e = static_cast<int>(fminf(fmaxf(floorf(finished + 0.5f), 0.0f), static_cast<float>(p.max_value)));
+        e = static_cast<int>(rounded_sample(finished, static_cast<float>(p.max_value)));
       }
       else if constexpr (kMode == PixelMode::Pixelate)
         e = value[o];

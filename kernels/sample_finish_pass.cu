@@ -24,7 +24,7 @@ finish_kernel(const unsigned char* src, size_t src_pitch, unsigned char* dst, si
   const T x = reinterpret_cast<const T*>(src + static_cast<size_t>(y) * src_pitch)[i];
   T* out = reinterpret_cast<T*>(dst + static_cast<size_t>(y) * dst_pitch) + i;
   const float v = finish_sample(finish, static_cast<float>(*out >> shift), static_cast<float>(x >> shift), c);
-  *out = static_cast<T>(static_cast<unsigned>(fminf(fmaxf(floorf(v + 0.5f), 0.0f), max_value)) << shift);
+  *out = static_cast<T>(static_cast<unsigned>(rounded_sample(v, max_value)) << shift);
 }
 
 }  // namespace

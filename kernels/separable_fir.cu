@@ -113,7 +113,7 @@ __device__ __forceinline__ float load_value(const float* row, int index, int) {
 template <typename T>
 __device__ __forceinline__ T to_sample(float value, float max_value, int shift) {
   // Round half up, like store_plane() in the reference.
-  const float v = fminf(fmaxf(floorf(value + 0.5f), 0.0f), max_value);
+  const float v = rounded_sample(value, max_value);
   return static_cast<T>(static_cast<unsigned>(v) << shift);
 }
 
