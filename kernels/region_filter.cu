@@ -25,9 +25,11 @@
 // k = -R..R in order, as the reference does; a thread away from the edges walks its inputs
 // without the border rule.
 //
-// The tables go up inside the parameters of one or a few small kernels that store them: the
-// launch carries them, so the stream never hands over to a copy engine (which costs more than
-// the region kernels of a few faces) and the host's copy is free again once the launch returns.
+// The tables travel inside kernel parameters, so that the stream never hands over to a copy
+// engine (which costs more than the region kernels of a few faces) and the host's copy is free
+// again once the launch returns: up to 2 KB (a few regions) in every region kernel's own
+// parameters, read there through the constant cache; larger tables through one or a few small
+// kernels that store them in global memory first.
 
 #include "region_filter.h"
 
@@ -60,20 +62,51 @@ struct PlaneArgs {
   int subsample_x, subsample_y;
 };
 
+// Up to kWords 16-byte words of a call's tables, passed by value (kernel parameters may hold
+// up to 32764 bytes since CUDA 12.1).
+template <int kWords>
+struct TableChunk {
+  uint4 words[kWords];
+};
+constexpr int kSmallChunkWords = 128;   // 2 KB: the tables of a few regions
+constexpr int kLargeChunkWords = 2032;  // 32512 bytes
+
+// The tables of a call small enough to travel in every region kernel's parameters; larger ones
+// are stored in global memory first (RegionState::upload).
+using ParamTables = TableChunk<kSmallChunkWords>;
+
+// Where a batch's tables start, in bytes from the start of the call's tables.
+struct TableOffsets {
+  size_t tasks, regions, neighbours, taps, keep;
+};
+
 // One batch's tables, by value.
 struct BatchArgs {
-  const RegionTask* tasks;
+  const unsigned char* tables;  // the call's tables in global memory; null: in ParamTables
+  TableOffsets at;
   int task_count;
-  const RegionEntry* regions;
-  const int* neighbours;
-  const float* taps;
-  const RegionBox* keep;  // restore: regions that stay under the effect
-  int keep_count;
+  int keep_count;  // restore: regions that stay under the effect
   float* scratch;
   int block_x, block_y;  // Pixelate
   int fill[4];           // Fill, sample units
   SampleFinish finish;   // Blur: the unsharp mask; every effect: the channels kept (not written)
 };
+
+// A batch's tables as the kernel reads them: from global memory or from its own parameters
+// (through the constant cache; every thread of a block reads the same entries).
+struct BatchTables {
+  const RegionTask* tasks;
+  const RegionEntry* regions;
+  const int* neighbours;
+  const float* taps;
+  const RegionBox* keep;
+};
+__device__ __forceinline__ BatchTables batch_tables(const BatchArgs& b, const ParamTables& params) {
+  const unsigned char* base = b.tables ? b.tables : reinterpret_cast<const unsigned char*>(params.words);
+  return {reinterpret_cast<const RegionTask*>(base + b.at.tasks), reinterpret_cast<const RegionEntry*>(base + b.at.regions),
+          reinterpret_cast<const int*>(base + b.at.neighbours), reinterpret_cast<const float*>(base + b.at.taps),
+          reinterpret_cast<const RegionBox*>(base + b.at.keep)};
+}
 
 template <typename T>
 __device__ __forceinline__ const T* row_of(const unsigned char* base, size_t pitch, int y) {
@@ -109,12 +142,12 @@ __device__ __forceinline__ int find_task(const RegionTask* tasks, int count, int
 
 // The region's weight at plane pixel (x, y) if it owns the pixel, else 0. `self` is the task's
 // region (in registers); the competitors come through the read-only path.
-__device__ double owned_weight(const BatchArgs& b, const RegionTask& t, const RegionEntry& self, int x, int y,
+__device__ double owned_weight(const BatchTables& b, const RegionTask& t, const RegionEntry& self, int x, int y,
                                int sx, int sy) {
   const double w = region_weight(self.box, x, y, sx, sy);
   if (w <= 0.0) return 0.0;
   for (int i = 0; i < t.neighbour_count; ++i) {
-    const int q = __ldg(b.neighbours + t.neighbours + i);
+    const int q = b.neighbours[t.neighbours + i];
     const RegionEntry other = b.regions[q];
     const double wq = region_weight(other.box, x, y, sx, sy);
     if (wq > 0.0 && region_precedes(wq, other.strength, q, w, self.strength, t.region)) return 0.0;
@@ -140,7 +173,7 @@ __device__ __forceinline__ void fir_block(const float* __restrict__ padded, int 
     const float4* w4 = reinterpret_cast<const float4*>(padded + j0);
 #pragma unroll
     for (int q = 0; q < 2 * kRegionBlock / 4; ++q) {
-      const float4 t = __ldg(w4 + q);
+      const float4 t = w4[q];
       w[4 * q] = t.x, w[4 * q + 1] = t.y, w[4 * q + 2] = t.z, w[4 * q + 3] = t.w;
     }
 #pragma unroll
@@ -154,9 +187,11 @@ __device__ __forceinline__ void fir_block(const float* __restrict__ padded, int 
 // channel count is a template parameter, so that a thread's loads are fixed offsets from one
 // pointer.
 template <typename T, int C>
-__global__ void __launch_bounds__(kRegionThreads) fir_rows_kernel(PlaneArgs p, BatchArgs b) {
+__global__ void __launch_bounds__(kRegionThreads)
+    fir_rows_kernel(PlaneArgs p, BatchArgs b, const __grid_constant__ ParamTables params) {
   begin_chained_kernel();
-  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
+  const BatchTables tb = batch_tables(b, params);
+  const RegionTask t = tb.tasks[find_task(tb.tasks, b.task_count, 0, blockIdx.x)];
   const unsigned id = (blockIdx.x - t.first_tile[0]) * kRegionThreads + threadIdx.x;
   const int width = t.rect.x1 - t.rect.x0;
   const unsigned slots = (width + kRegionPixelsPerSlot - 1) / kRegionPixelsPerSlot * C;
@@ -168,7 +203,7 @@ __global__ void __launch_bounds__(kRegionThreads) fir_rows_kernel(PlaneArgs p, B
   const T* line = row_of<T>(p.src, p.src_pitch, row) + c;
   const int shift = p.shift;
   const int first = x0 - t.radius_x, last = p.width - 1;
-  const float* taps = b.taps + t.taps_x;
+  const float* taps = tb.taps + t.taps_x;
   float acc[kRegionPixelsPerSlot];
   if (first >= 0 && first + region_fir_inputs(t.radius_x) - 1 <= last) {
     // Away from the left and right edges: consecutive pixels, no border rule.
@@ -187,9 +222,11 @@ __global__ void __launch_bounds__(kRegionThreads) fir_rows_kernel(PlaneArgs p, B
 // Launch 1 of Pixelate: one channel of one block the rectangle touches, the rounded mean of the
 // block (clipped to the plane).
 template <typename T>
-__global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs p, BatchArgs b) {
+__global__ void __launch_bounds__(kRegionMeanItems)
+    block_means_kernel(PlaneArgs p, BatchArgs b, const __grid_constant__ ParamTables params) {
   begin_chained_kernel();
-  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 0, blockIdx.x)];
+  const BatchTables tb = batch_tables(b, params);
+  const RegionTask t = tb.tasks[find_task(tb.tasks, b.task_count, 0, blockIdx.x)];
   const long long item = static_cast<long long>(blockIdx.x - t.first_tile[0]) * kRegionMeanItems + threadIdx.x;
   const int c_count = p.channels;
   if (item >= static_cast<long long>(t.blocks_x) * t.blocks_y * c_count) return;
@@ -214,10 +251,12 @@ __global__ void __launch_bounds__(kRegionMeanItems) block_means_kernel(PlaneArgs
 // every pixel takes the effect (restore: the input) at weight 1, so no weights are computed;
 // block b runs tile first_tile + b.
 template <typename T, PixelMode kMode, bool kPlain>
-__global__ void __launch_bounds__(kRegionThreads) pixels_kernel(PlaneArgs p, BatchArgs b, int first_tile) {
+__global__ void __launch_bounds__(kRegionThreads)
+    pixels_kernel(PlaneArgs p, BatchArgs b, int first_tile, const __grid_constant__ ParamTables params) {
   begin_chained_kernel();
+  const BatchTables tb = batch_tables(b, params);
   const int tile = first_tile + static_cast<int>(blockIdx.x);
-  const RegionTask t = b.tasks[find_task(b.tasks, b.task_count, 1, tile)];
+  const RegionTask t = tb.tasks[find_task(tb.tasks, b.task_count, 1, tile)];
   const unsigned id = (tile - t.first_tile[1]) * kRegionThreads + threadIdx.x;
   const int c_count = p.channels;
   const int cols = (t.rect.x1 - t.rect.x0) * c_count;
@@ -235,7 +274,7 @@ __global__ void __launch_bounds__(kRegionThreads) pixels_kernel(PlaneArgs p, Bat
     // replicate border for every output inside the rectangle (region_plan.h).
     const float* column = b.scratch + t.scratch + q;
     const int first = y0 - t.radius_y;
-    const float* taps = b.taps + t.taps_y;
+    const float* taps = tb.taps + t.taps_y;
     if (first >= t.row0 && first + region_fir_inputs(t.radius_y) - 1 < t.row1) {
       const float* in = column + static_cast<long long>(first - t.row0) * cols;
       fir_block(taps, t.radius_y, [&](int j) { return in[static_cast<long long>(j) * cols]; }, effect);
@@ -277,14 +316,14 @@ __global__ void __launch_bounds__(kRegionThreads) pixels_kernel(PlaneArgs p, Bat
     const int y = y0 + o;
     double w = 1.0;
     if constexpr (!kPlain) {
-      w = t.plain ? 1.0 : owned_weight(b, t, b.regions[t.region], x, y, p.subsample_x, p.subsample_y);
+      w = t.plain ? 1.0 : owned_weight(tb, t, tb.regions[t.region], x, y, p.subsample_x, p.subsample_y);
       if (w <= 0.0) continue;
     }
     int v;
     if constexpr (kMode == PixelMode::Restore && kPlain) {
       v = in[o];
     } else if constexpr (kMode == PixelMode::Restore) {
-      const double kept = region_max_weight(b.keep, b.keep_count, x, y, p.subsample_x, p.subsample_y);
+      const double kept = region_max_weight(tb.keep, b.keep_count, x, y, p.subsample_x, p.subsample_y);
       v = region_blend(old[o], in[o], w * (1.0 - kept), p.max_value);
     } else {
       int e;
@@ -305,14 +344,6 @@ __global__ void __launch_bounds__(kRegionThreads) pixels_kernel(PlaneArgs p, Bat
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-// Up to kWords 16-byte words of a call's tables, passed by value (kernel parameters may hold
-// up to 32764 bytes since CUDA 12.1).
-template <int kWords>
-struct TableChunk {
-  uint4 words[kWords];
-};
-constexpr int kSmallChunkWords = 128;   // 2 KB: the tables of a few regions
-constexpr int kLargeChunkWords = 2032;  // 32512 bytes
 constexpr int kStoreThreads = 256;
 
 template <int kWords>
@@ -343,6 +374,7 @@ struct RegionState {
   DeviceBuffer source;   // a copy of the input, for an in-place call of several batches
   CudaEvent done;        // the end of the last call: the next one's uploads wait for it
   std::vector<unsigned char> host;
+  ParamTables params{};  // the tables of a call that fits in the kernels' parameters
   std::unique_ptr<TableChunk<kLargeChunkWords>> large;  // host side of a large chunk
   long long budget_floats = kScratchBudgetFloats;
   int chain_device = -1;  // the device `chained` was asked for
@@ -405,7 +437,7 @@ struct RegionState {
   }
 
   // Stores `host` (padded to 16 bytes) into `tables` on `stream`, in chunks of kernel
-  // parameters.
+  // parameters (tables too large to travel in the region kernels' own parameters).
   Status upload(bool chained, cudaStream_t stream) {
     host.resize(align_up(host.size(), sizeof(uint4)));
     const int words = static_cast<int>(host.size() / sizeof(uint4));
@@ -413,17 +445,10 @@ struct RegionState {
     for (int at = 0; at < words;) {
       const int n = std::min(words - at, kLargeChunkWords);
       const int blocks = (n + kStoreThreads - 1) / kStoreThreads;
-      if (n <= kSmallChunkWords) {
-        TableChunk<kSmallChunkWords> chunk{};  // the words past n initialised too
-        std::memcpy(chunk.words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
-        CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kSmallChunkWords>, blocks, kStoreThreads, 0, stream,
-                                   to + at, n, chunk));
-      } else {
-        if (!large) large = std::make_unique<TableChunk<kLargeChunkWords>>();  // zeroed
-        std::memcpy(large->words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
-        CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kLargeChunkWords>, blocks, kStoreThreads, 0, stream,
-                                   to + at, n, *large));
-      }
+      if (!large) large = std::make_unique<TableChunk<kLargeChunkWords>>();  // zeroed
+      std::memcpy(large->words, host.data() + at * sizeof(uint4), n * sizeof(uint4));
+      CG_CUDA_TRY(launch_chained(chained, store_tables_kernel<kLargeChunkWords>, blocks, kStoreThreads, 0, stream,
+                                 to + at, n, *large));
       at += n;
     }
     return Status::success();
@@ -456,8 +481,9 @@ struct PlaneTables {
 };
 
 template <typename T>
-Status launch_fir_rows(bool chained, const PlaneArgs& p, const BatchArgs& b, int tiles, cudaStream_t stream) {
-  void (*kernel)(PlaneArgs, BatchArgs) = nullptr;
+Status launch_fir_rows(bool chained, const PlaneArgs& p, const BatchArgs& b, const ParamTables& params, int tiles,
+                       cudaStream_t stream) {
+  void (*kernel)(PlaneArgs, BatchArgs, ParamTables) = nullptr;
   switch (p.channels) {
     case 1: kernel = fir_rows_kernel<T, 1>; break;
     case 2: kernel = fir_rows_kernel<T, 2>; break;
@@ -465,41 +491,43 @@ Status launch_fir_rows(bool chained, const PlaneArgs& p, const BatchArgs& b, int
     case 4: kernel = fir_rows_kernel<T, 4>; break;
     default: return Status::invalid("region blur: unsupported channel count " + std::to_string(p.channels));
   }
-  CG_CUDA_TRY(launch_chained(chained, kernel, tiles, kRegionThreads, 0, stream, p, b));
+  CG_CUDA_TRY(launch_chained(chained, kernel, tiles, kRegionThreads, 0, stream, p, b, params));
   return Status::success();
 }
 
 // Launch 2 of one batch: the plain tasks' tiles with the kernel that computes no weights, the
 // others' with the full one (all of them when restore keeps regions under the effect).
 template <typename T, PixelMode kMode>
-Status launch_pixels(bool chained, const PlaneArgs& p, const BatchArgs& b, const RegionBatch& batch,
-                     cudaStream_t stream) {
+Status launch_pixels(bool chained, const PlaneArgs& p, const BatchArgs& b, const ParamTables& params,
+                     const RegionBatch& batch, cudaStream_t stream) {
   const int plain = kMode == PixelMode::Restore && b.keep_count > 0 ? 0 : batch.plain_tiles;
   if (plain > 0)
-    CG_CUDA_TRY(launch_chained(chained, pixels_kernel<T, kMode, true>, plain, kRegionThreads, 0, stream, p, b, 0));
+    CG_CUDA_TRY(
+        launch_chained(chained, pixels_kernel<T, kMode, true>, plain, kRegionThreads, 0, stream, p, b, 0, params));
   if (batch.tiles[1] > plain)
     CG_CUDA_TRY(launch_chained(chained, pixels_kernel<T, kMode, false>, batch.tiles[1] - plain, kRegionThreads, 0,
-                               stream, p, b, plain));
+                               stream, p, b, plain, params));
   return Status::success();
 }
 
 template <typename T>
-Status launch_plane(bool chained, const PlaneArgs& p, BatchArgs b, const RegionPlanePlan& plan, RegionEffect effect,
-                    RegionPass pass, cudaStream_t stream) {
-  const RegionTask* all_tasks = b.tasks;
+Status launch_plane(bool chained, const PlaneArgs& p, BatchArgs b, const ParamTables& params,
+                    const RegionPlanePlan& plan, RegionEffect effect, RegionPass pass, cudaStream_t stream) {
+  const size_t all_tasks = b.at.tasks;
   for (const RegionBatch& batch : plan.batches) {
-    b.tasks = all_tasks + batch.first_task;
+    b.at.tasks = all_tasks + batch.first_task * sizeof(RegionTask);
     b.task_count = batch.task_count;
     if (pass == RegionPass::Restore) {
-      CG_TRY((launch_pixels<T, PixelMode::Restore>(chained, p, b, batch, stream)));
+      CG_TRY((launch_pixels<T, PixelMode::Restore>(chained, p, b, params, batch, stream)));
     } else if (effect == RegionEffect::Blur) {
-      CG_TRY(launch_fir_rows<T>(chained, p, b, batch.tiles[0], stream));
-      CG_TRY((launch_pixels<T, PixelMode::Blur>(chained, p, b, batch, stream)));
+      CG_TRY(launch_fir_rows<T>(chained, p, b, params, batch.tiles[0], stream));
+      CG_TRY((launch_pixels<T, PixelMode::Blur>(chained, p, b, params, batch, stream)));
     } else if (effect == RegionEffect::Pixelate) {
-      CG_CUDA_TRY(launch_chained(chained, block_means_kernel<T>, batch.tiles[0], kRegionMeanItems, 0, stream, p, b));
-      CG_TRY((launch_pixels<T, PixelMode::Pixelate>(chained, p, b, batch, stream)));
+      CG_CUDA_TRY(launch_chained(chained, block_means_kernel<T>, batch.tiles[0], kRegionMeanItems, 0, stream, p, b,
+                                 params));
+      CG_TRY((launch_pixels<T, PixelMode::Pixelate>(chained, p, b, params, batch, stream)));
     } else {
-      CG_TRY((launch_pixels<T, PixelMode::Fill>(chained, p, b, batch, stream)));
+      CG_TRY((launch_pixels<T, PixelMode::Fill>(chained, p, b, params, batch, stream)));
     }
     CG_TRY(launch_check());
   }
@@ -547,12 +575,15 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
                 per_plane[p].plan.batches.size() > 1;
   if (std::find(copied.begin(), copied.end(), true) != copied.end())
     CG_TRY(st.copy_source(planes, src, copied, stream, &source));
-  CG_TRY(st.grow(st.tables, align_up(host.size(), 16)));
   CG_TRY(st.grow(st.floats, static_cast<size_t>(scratch_floats) * sizeof(float)));
   const bool chained = st.chaining();
-  CG_TRY(st.upload(chained, stream));
-
-  auto* base = static_cast<unsigned char*>(st.tables.get());
+  const bool in_params = host.size() <= sizeof(ParamTables);
+  if (in_params) {
+    std::memcpy(st.params.words, host.data(), host.size());
+  } else {
+    CG_TRY(st.grow(st.tables, align_up(host.size(), 16)));
+    CG_TRY(st.upload(chained, stream));
+  }
   for (size_t p = 0; p < planes.size(); ++p) {
     const PlaneTables& pt = per_plane[p];
     if (pt.plan.tasks.empty()) continue;
@@ -562,12 +593,9 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
                 g.width, g.height, g.channels, g.shift, g.max_value(),
                 planes[p].subsample_x, planes[p].subsample_y};
     BatchArgs b{};
-    b.tasks = reinterpret_cast<const RegionTask*>(base + pt.tasks);
-    b.regions = reinterpret_cast<const RegionEntry*>(base + regions_at);
-    b.keep = reinterpret_cast<const RegionBox*>(base + keep_at);
+    b.tables = in_params ? nullptr : static_cast<const unsigned char*>(st.tables.get());
+    b.at = TableOffsets{pt.tasks, regions_at, pt.neighbours, pt.taps, keep_at};
     b.keep_count = static_cast<int>(kept.size());
-    b.neighbours = reinterpret_cast<const int*>(base + pt.neighbours);
-    b.taps = reinterpret_cast<const float*>(base + pt.taps);
     b.scratch = static_cast<float*>(st.floats.get());
     b.block_x = pt.plan.block_x;
     b.block_y = pt.plan.block_y;
@@ -575,9 +603,9 @@ Status run_regions(RegionState& st, const std::vector<PlaneSpec>& planes, const 
     if (settings.effect == RegionEffect::Fill && pass == RegionPass::Apply)
       for (int c = 0; c < 4; ++c) b.fill[c] = settings.fill[p][c];
     if (g.bytes_per_sample == 1)
-      CG_TRY(launch_plane<uint8_t>(chained, a, b, pt.plan, settings.effect, pass, stream));
+      CG_TRY(launch_plane<uint8_t>(chained, a, b, st.params, pt.plan, settings.effect, pass, stream));
     else
-      CG_TRY(launch_plane<uint16_t>(chained, a, b, pt.plan, settings.effect, pass, stream));
+      CG_TRY(launch_plane<uint16_t>(chained, a, b, st.params, pt.plan, settings.effect, pass, stream));
   }
   return st.done.record(stream);
 }
