@@ -34,6 +34,15 @@ struct SampleFinish {
   }
 };
 
+// The unsharp mask of a filtered sample (f.amount != 0): x + amount (x - blurred), or x where
+// |x - blurred| is below the threshold. A select, not a branch, for kernels that finish many
+// samples in a row.
+template <typename T>
+CG_HOST_DEVICE inline T sharpened_sample(const SampleFinish& f, T blurred, T x) {
+  const T detail = x - blurred;
+  return fabs(detail) < static_cast<T>(f.threshold) ? x : x + static_cast<T>(f.amount) * detail;
+}
+
 // The value to round and store for a sample of channel `channel` whose input is `x` and whose
 // blur is `blurred` (both in sample units, unrounded). Rounding and clamping to the format's
 // range follow, as for a plain blur.
@@ -41,9 +50,7 @@ template <typename T>
 CG_HOST_DEVICE inline T finish_sample(const SampleFinish& f, T blurred, T x, int channel) {
   if ((f.keep >> channel) & 1u) return x;
   if (f.amount == 0.0f) return blurred;
-  const T detail = x - blurred;
-  if (fabs(detail) < static_cast<T>(f.threshold)) return x;
-  return x + static_cast<T>(f.amount) * detail;
+  return sharpened_sample(f, blurred, x);
 }
 
 // The sample a finished value is stored as: rounded to nearest (halves up) and clamped to the

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "async_copy.cuh"
 #include "chained_launch.cuh"
 #include "recursive_launch.cuh"
 
@@ -287,45 +288,86 @@ bp_scan_kernel(Lines l, Plane<TIn> in, float* causal, float* anticausal, PassPar
   }
 }
 
-// The last pass's stores of a segment where they finish their samples (OutputFinish): the
+// The stored sample of a finished line: its input where its channel is kept, else the blur,
+// sharpened where asked. Selects, not branches: the warp's lanes take one path.
+template <typename TOut>
+__device__ __forceinline__ TOut finished_sample(const Plane<TOut>& out, const SampleFinish& f, bool keep, float blurred,
+                                                TOut x) {
+  const float value = f.amount != 0.0f ? sharpened_sample(f, blurred, out.from_sample(x)) : blurred;
+  return keep ? x : out.to_sample(value);
+}
+
+// The stores of a fused kernel's segment where they finish their samples (OutputFinish): the
 // segment's input samples are loaded all at once after the outputs are known. Loaded one by one
 // between the stores, each would wait for memory (the compiler cannot move a load above a store
-// to another plane); loaded before the recursion, or eight at a time, they were slower
-// (docs/performance.md, "Sharpen and planes"). Lines whose finish reads no input (with no
-// sharpening, those of channels that are filtered) store as they are.
+// to another plane); loaded into registers before the recursion, or eight at a time, they were
+// slower (docs/bench/kernel_choices.md, "Sharpen: where the recursive apply loads its input").
 template <typename TOut>
 struct FinishingSegmentStore {
   using TakesWholeSegments = void;  // StoresWholeSegments
   Plane<TOut> out;
   TOut* line;
-  const TOut* source = nullptr;
-  int step, source_step = 0, channel, s0;
+  const TOut* source;
+  int step, source_step;
+  bool keep;  // this line's channel is kept
   SampleFinish finish;
   __device__ FinishingSegmentStore(const Plane<TOut>& o, const Lines& l, const SegmentItem& it, const OutputFinish& f)
-      : out(o), line(o.data + l.index(it.line, 0, o.pitch)), step(static_cast<int>(l.step(o.pitch))),
-        channel(it.line % l.channels), s0(it.s0), finish(f.finish) {
-    if (finish.amount != 0.0f || ((finish.keep >> channel) & 1u)) {
-      source = static_cast<const TOut*>(f.source) + l.index(it.line, 0, f.source_pitch);
-      source_step = static_cast<int>(l.step(f.source_pitch));
-    }
-  }
+      : out(o), line(o.data + l.index(it.line, it.s0, o.pitch)),
+        source(static_cast<const TOut*>(f.source) + l.index(it.line, it.s0, f.source_pitch)),
+        step(static_cast<int>(l.step(o.pitch))), source_step(static_cast<int>(l.step(f.source_pitch))),
+        keep((f.finish.keep >> (it.line % l.channels)) & 1u), finish(f.finish) {}
   template <bool kFull>
   __device__ void segment(const float (&v)[kSegment], int count) const {
-    if (source) {
-      TOut x[kSegment];
+    TOut x[kSegment];
 #pragma unroll
-      for (int i = 0; i < kSegment; ++i) x[i] = source[(s0 + (kFull ? i : min(i, count - 1))) * source_step];
-#pragma unroll
-      for (int i = 0; i < kSegment; ++i)
-        if (kFull || i < count)
-          line[(s0 + i) * step] = out.to_sample(finish_sample(finish, v[i], out.from_sample(x[i]), channel));
-      return;
-    }
+    for (int i = 0; i < kSegment; ++i) x[i] = source[(kFull ? i : min(i, count - 1)) * source_step];
 #pragma unroll
     for (int i = 0; i < kSegment; ++i)
-      if (kFull || i < count) line[(s0 + i) * step] = out.to_sample(v[i]);
+      if (kFull || i < count) line[i * step] = finished_sample(out, finish, keep, v[i], x[i]);
   }
 };
+
+// The input samples a segment's finish reads, into `staged` (kSegment rows of kWarp samples,
+// the lane's column): where the warp's 32 lanes hold one segment of 32 consecutive vertical
+// lines, copied by the whole warp in the background (cp.async; 32 consecutive samples of each
+// of the segment's rows); else each lane loads its own. Called by every thread of the warp,
+// `active` or not; wait_async_copies() and a __syncwarp() make them visible.
+template <typename TOut>
+__device__ void stage_finish_inputs(const Lines& l, const SegmentItem& it, bool active, const OutputFinish& f,
+                                    TOut (*staged)[kWarp]) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = threadIdx.x % kWarp;
+  const int line0 = __shfl_sync(kAll, it.line, 0), seg0 = __shfl_sync(kAll, it.seg, 0);
+  const bool in_order = active && l.vertical && it.seg == seg0 && it.line == line0 + lane;
+  const TOut* first = static_cast<const TOut*>(f.source) + line0;  // row 0 of the warp's lines
+  const size_t pitch_bytes = f.source_pitch * sizeof(TOut);
+  const uintptr_t address = reinterpret_cast<uintptr_t>(first);
+  if (!__all_sync(kAll, in_order) || address % 4 != 0 || pitch_bytes % 4 != 0) {
+    if (!active) return;
+    const TOut* source = static_cast<const TOut*>(f.source) + l.index(it.line, it.s0, f.source_pitch);
+    const int step = static_cast<int>(l.step(f.source_pitch));
+#pragma unroll
+    for (int i = 0; i < kSegment; ++i)
+      if (i < it.s1 - it.s0) staged[i][lane] = source[i * step];
+    return;
+  }
+  const int count = it.s1 - it.s0;
+  const char* rows = reinterpret_cast<const char*>(first) + static_cast<size_t>(it.s0) * pitch_bytes;
+  constexpr int kRowBytes = kWarp * static_cast<int>(sizeof(TOut));
+  if (address % 16 == 0 && pitch_bytes % 16 == 0) {
+    constexpr int kChunks = kRowBytes / 16;
+    for (int k = lane; k < count * kChunks; k += kWarp) {
+      const int row = k / kChunks, chunk = k - row * kChunks;
+      copy_async_16(reinterpret_cast<char*>(staged[row]) + chunk * 16, rows + row * pitch_bytes + chunk * 16);
+    }
+  } else {
+    constexpr int kChunks = kRowBytes / 4;
+    for (int k = lane; k < count * kChunks; k += kWarp) {
+      const int row = k / kChunks, chunk = k - row * kChunks;
+      copy_async_4(reinterpret_cast<char*>(staged[row]) + chunk * 4, rows + row * pitch_bytes + chunk * 4);
+    }
+  }
+}
 
 template <class Store, class = void>
 struct StoresWholeSegments : std::false_type {};
@@ -358,32 +400,62 @@ __device__ inline void segment_apply(const PassParams<Ops>& p, const SegmentSamp
   }
 }
 
-// A segment's entry states from the global records and its samples, then the segment applied.
+// A segment's samples and its entry states from the global records (load_segment_entry), then
+// the segment applied (apply_entry); apply_from_records does both.
+template <class Ops, typename TIn>
+struct SegmentEntry {
+  SegmentSamples<TIn> g;
+  float causal[kMaxCarry], anticausal[kMaxCarry];
+};
+template <class Ops, typename TIn>
+__device__ inline void load_segment_entry(const Lines& l, const Plane<TIn>& in, const float* causal,
+                                          const float* anticausal, const SegmentItem& it, SegmentEntry<Ops, TIn>& e) {
+  load_segment(l, in, it.line, it.s0, it.s1, e.g);
+  const size_t at = record_index(it.line, it.seg, l.count, Ops::kCarry);
+  for (int k = 0; k < Ops::kCarry; ++k) e.causal[k] = causal[at + k * l.count], e.anticausal[k] = anticausal[at + k * l.count];
+}
+template <class Ops, typename TIn, class Store>
+__device__ inline void apply_entry(const PassParams<Ops>& p, const SegmentEntry<Ops, TIn>& e, Store&& store) {
+  if (e.g.count == kSegment) segment_apply<true>(p, e.g, e.causal, e.anticausal, store);
+  else segment_apply<false>(p, e.g, e.causal, e.anticausal, store);
+}
 template <class Ops, typename TIn, class Store>
 __device__ inline void apply_from_records(const Lines& l, const Plane<TIn>& in, const float* causal,
                                           const float* anticausal, const PassParams<Ops>& p, const SegmentItem& it,
                                           Store&& store) {
-  SegmentSamples<TIn> g;
-  load_segment(l, in, it.line, it.s0, it.s1, g);
-  float c[kMaxCarry], a[kMaxCarry];
-  const size_t at = record_index(it.line, it.seg, l.count, Ops::kCarry);
-  for (int k = 0; k < Ops::kCarry; ++k) c[k] = causal[at + k * l.count], a[k] = anticausal[at + k * l.count];
-  if (g.count == kSegment) segment_apply<true>(p, g, c, a, store);
-  else segment_apply<false>(p, g, c, a, store);
+  SegmentEntry<Ops, TIn> e;
+  load_segment_entry(l, in, causal, anticausal, it, e);
+  apply_entry(p, e, store);
 }
 
 // kFinish: the last pass, finishing its samples (a kernel of its own, so that the finishing
-// path's registers do not weigh on the plain one).
+// path's registers do not weigh on the plain one). Its input samples are staged in shared
+// memory while the segment loads, so that each store finishes its sample as it goes, as the
+// plain stores do. The finishing instance is asked for four blocks per SM (at most 128
+// registers), the plain one for none (0), as measured.
 template <class Ops, typename TIn, typename TOut, bool kFinish>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kFinish ? 4 : 0)
 bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, const float* anticausal,
                 PassParams<Ops> p, OutputFinish finish) {
   begin_chained_kernel();
-  SegmentItem it;
-  if (!segment_item(l, kSegment, p.segments, it)) return;
+  SegmentItem it{0, 0, 0, 0};
+  const bool active = segment_item(l, kSegment, p.segments, it);
   if constexpr (kFinish) {
-    apply_from_records(l, in, causal, anticausal, p, it, FinishingSegmentStore<TOut>(out, l, it, finish));
+    __shared__ TOut staged[kThreads / kWarp][kSegment][kWarp];
+    const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
+    stage_finish_inputs(l, it, active, finish, staged[warp]);
+    SegmentEntry<Ops, TIn> e;
+    if (active) load_segment_entry(l, in, causal, anticausal, it, e);
+    wait_async_copies();
+    __syncwarp();
+    if (!active) return;
+    TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
+    const int step = static_cast<int>(l.step(out.pitch));
+    const bool keep = (finish.finish.keep >> (it.line % l.channels)) & 1u;
+    const SampleFinish f = finish.finish;
+    apply_entry(p, e, [&](int i, float v) { first[i * step] = finished_sample(out, f, keep, v, staged[warp][i][lane]); });
   } else {
+    if (!active) return;
     TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
     const int step = static_cast<int>(l.step(out.pitch));
     apply_from_records(l, in, causal, anticausal, p, it, [&](int i, float v) { first[i * step] = out.to_sample(v); });
