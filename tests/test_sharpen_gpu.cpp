@@ -171,6 +171,52 @@ CG_TEST(sharpen_recursive_splits) {
       }
 }
 
+CG_TEST(recursive_apply_stages_its_inputs_in_every_layout) {
+  // The three-launch block-parallel apply copies the input samples it finishes with into shared
+  // memory: in 16-byte pieces (rows 16-byte aligned, a warp on 32 consecutive lines), 4-byte
+  // pieces, or lane by lane (rows not 4-byte aligned, or a warp whose lanes straddle two
+  // segments). Each layout, 8- and 16-bit, sharpened and with a channel kept.
+  struct Layout {
+    const char* name;
+    PlaneSpec plane;
+    int pad;  // bytes after each row
+  };
+  auto rgba = [](int w, int h) {
+    PlaneSpec p = plane_spec(w, h, 4);
+    p.channel_parts[3] = kPartAlpha;
+    return p;
+  };
+  const Layout layouts[] = {
+      {"16-byte pieces", rgba(256, 77), 0},
+      {"4-byte pieces", rgba(256, 77), 4},
+      {"lane by lane, odd pitch", rgba(256, 77), 3},
+      {"warps across segments", rgba(97, 70), 0},
+      {"16-bit, 16-byte pieces", plane_spec(128, 77, 2, 2), 0},
+      {"16-bit, lane by lane", plane_spec(128, 77, 2, 2), 2},
+  };
+  uint32_t seed = 90;
+  for (const Layout& layout : layouts) {
+    const std::vector<HostPlane> in{cgtest::make_plane(layout.plane.geometry, layout.pad, seed++)};
+    for (Algorithm a : {Algorithm::Deriche, Algorithm::YoungVanVliet})
+      for (unsigned parts : {static_cast<unsigned>(kAllParts), static_cast<unsigned>(kPartColor)})
+        for (double amount : {0.0, 1.5}) {
+          if (amount == 0.0 && parts == kAllParts) continue;  // nothing to finish
+          BlurSettings s;
+          s.algorithm = a;
+          s.recursive.split = LineSplit::BlockParallel;
+          s.recursive.launches = LaunchForm::Several;
+          s.sigma_x = s.sigma_y = 3.0;
+          s.sharpen = amount;
+          s.sharpen_threshold = 2.0;
+          s.parts = parts;
+          const Outcome o = run_and_compare(s, {layout.plane}, in);
+          CHECK_MSG(o.ran && o.worst <= 1.0 && o.kept_changed == 0,
+                    "%s, %s, parts 0x%x, sharpen %g: max diff %g, %ld kept samples changed", layout.name,
+                    algorithm_name(a), parts, amount, o.worst, o.kept_changed);
+        }
+  }
+}
+
 CG_TEST(sharpen_full_hd_fir_and_deriche) {
   // The kernels algorithm=auto picks at 1921x1081 RGBA (the fused FIR, Deriche block-parallel),
   // and the two-pass FIR beyond the fused radius.
