@@ -23,7 +23,8 @@ public:
   virtual ~FrameSettings () = default;
   /* Whether @other would be planned the same way (then frames of both share a batch). */
   virtual bool same_as (const FrameSettings & other) const = 0;
-  /* Whether a frame is left untouched (sigma 0): its input buffer is its output. */
+  /* Whether a frame is left untouched (sigma 0, nothing to filter): its input buffer is its
+   * output. */
   virtual bool passes_through () const { return false; }
 };
 

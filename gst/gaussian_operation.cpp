@@ -52,7 +52,7 @@ GaussianSettings::passes_through () const
 {
   const bool no_blur = blur.sigma_x == 0.0 && blur.sigma_y == 0.0;
   if ((blur.parts & cg::kAllParts) == 0)
-    return true;                /* nothing filtered */
+    return true;                /* nothing filtered (or none of the chosen parts in the format) */
   switch (mode) {
     case RegionMode::Frame:
       return no_blur;

@@ -146,7 +146,8 @@ const PropertyRow < Props > rows[] = {
     }, VALUE_ROW (double, sharpen_threshold)},
   {[](GParamFlags, GParamFlags mutable_playing) {
       return g_param_spec_flags ("planes", "Planes",
-          "The parts of the frame that are filtered; the others are copied unchanged",
+          "The parts of the frame that are filtered; the others are copied unchanged (a format "
+          "with none of them passes its buffers through)",
           GST_TYPE_CUDA_GAUSSIAN_PLANES, kDefaultPlanes, mutable_playing);
     }, VALUE_ROW (flags, planes)},
 

@@ -222,7 +222,8 @@ gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
   s.box_method = props.box_method;
   s.sharpen = props.sharpen;
   s.sharpen_threshold = props.sharpen_threshold;
-  s.parts = props.planes;
+  /* Only the parts the format has: a frame with none of the chosen parts passes through. */
+  s.parts = props.planes & cg::frame_parts (*self->planes);
 
   const RegionProperties & rp = props.region;
   settings->mode = rp.mode;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "plane.h"
 #include "sample_finish.h"
@@ -28,6 +29,14 @@ inline unsigned kept_channels(const PlaneSpec& plane, unsigned parts) {
   for (int c = 0; c < plane.geometry.channels && c < 4; ++c)
     if (!(plane.channel_parts[c] & parts)) keep |= 1u << c;
   return keep;
+}
+
+// The parts (FramePart) a frame of these planes has.
+inline unsigned frame_parts(const std::vector<PlaneSpec>& planes) {
+  unsigned parts = 0;
+  for (const PlaneSpec& p : planes)
+    for (int c = 0; c < p.geometry.channels && c < 4; ++c) parts |= p.channel_parts[c];
+  return parts;
 }
 
 struct DevicePlaneRef {

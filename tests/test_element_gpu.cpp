@@ -182,18 +182,35 @@ GST_END_TEST;
 
 GST_START_TEST (test_passthrough_keeps_buffer)
 {
-  GstVideoInfo info = video_info ("I420", 64, 48);
-  GstHarness *h = new_blur_harness ();
-  g_object_set (h->element, "sigma", 0.0, NULL);
-  gst_harness_set_src_caps_str (h, caps_string ("I420", 64, 48, false).c_str ());
-  GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  fill_random (in, 3);
-  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
-  fail_unless (out == in, "sigma 0 should pass the same buffer through");
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
-  gst_harness_teardown (h);
+  /* sigma 0, or planes the format does not have: the same buffer comes out. */
+  struct Case
+  {
+    const char *format;
+    double sigma;
+    const char *planes;
+  };
+  const Case cases[] = {
+    {"I420", 0.0, "luma+chroma+color"},
+    {"I420", 3.0, "alpha"},
+    {"NV12", 3.0, "color+alpha"},
+    {"GRAY8", 3.0, "chroma"},
+  };
+  for (const Case & c : cases) {
+    GstVideoInfo info = video_info (c.format, 64, 48);
+    GstHarness *h = new_blur_harness ();
+    g_object_set (h->element, "sigma", c.sigma, NULL);
+    gst_util_set_object_arg (G_OBJECT (h->element), "planes", c.planes);
+    gst_harness_set_src_caps_str (h, caps_string (c.format, 64, 48, false).c_str ());
+    GstBuffer *in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    fill_random (in, 3);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out == in, "%s sigma %g planes %s should pass the same buffer through", c.format,
+        c.sigma, c.planes);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    gst_harness_teardown (h);
+  }
 }
 GST_END_TEST;
 
