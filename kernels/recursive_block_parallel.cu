@@ -441,7 +441,7 @@ bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, co
   SegmentItem it{0, 0, 0, 0};
   const bool active = segment_item(l, kSegment, p.segments, it);
   if constexpr (kFinish) {
-    __shared__ TOut staged[kThreads / kWarp][kSegment][kWarp];
+    __shared__ alignas(16) TOut staged[kThreads / kWarp][kSegment][kWarp];  // cp.async: 16-byte aligned
     const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
     stage_finish_inputs(l, it, active, finish, staged[warp]);
     SegmentEntry<Ops, TIn> e;

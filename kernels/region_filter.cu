@@ -141,7 +141,7 @@ __device__ __forceinline__ int find_task(const RegionTask* tasks, int count, int
 }
 
 // The region's weight at plane pixel (x, y) if it owns the pixel, else 0. `self` is the task's
-// region (in registers); the competitors come through the read-only path.
+// region (in registers); the competitors are read from the tables.
 __device__ double owned_weight(const BatchTables& b, const RegionTask& t, const RegionEntry& self, int x, int y,
                                int sx, int sy) {
   const double w = region_weight(self.box, x, y, sx, sy);

@@ -192,6 +192,7 @@ CG_TEST(recursive_apply_stages_its_inputs_in_every_layout) {
       {"lane by lane, odd pitch", rgba(256, 77), 3},
       {"warps across segments", rgba(97, 70), 0},
       {"16-bit, 16-byte pieces", plane_spec(128, 77, 2, 2), 0},
+      {"16-bit, 4-byte pieces", plane_spec(128, 77, 2, 2), 4},
       {"16-bit, lane by lane", plane_spec(128, 77, 2, 2), 2},
   };
   uint32_t seed = 90;
