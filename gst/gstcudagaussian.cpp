@@ -86,8 +86,10 @@ struct _GstCudaGaussian
   /* properties, under the object lock */
   GaussianProperties *props;
 
-  /* streaming state: the planes of the negotiated caps, regions held over missed frames */
+  /* streaming state: the planes of the negotiated caps and the parts (FramePart) they have,
+   * regions held over missed frames */
   std::vector < cg::PlaneSpec > *planes;
+  unsigned format_parts;
   cg::RegionHold *hold;
   gboolean warned_region_limit;
   /* roi-fill-color in the caps' samples, converted again when the colour or the caps change */
@@ -223,7 +225,7 @@ gst_cuda_gaussian_snapshot (GstCudaFilter * filter, GstBuffer * input)
   s.sharpen = props.sharpen;
   s.sharpen_threshold = props.sharpen_threshold;
   /* Only the parts the format has: a frame with none of the chosen parts passes through. */
-  s.parts = props.planes & cg::frame_parts (*self->planes);
+  s.parts = props.planes & self->format_parts;
 
   const RegionProperties & rp = props.region;
   settings->mode = rp.mode;
@@ -293,6 +295,7 @@ gst_cuda_gaussian_configure (GstCudaFilter * filter, const GstVideoInfo * in,
   layout->out = layout->in;
   layout->work = "blur";
   *self->planes = planes;
+  self->format_parts = cg::frame_parts (planes);
   self->hold->reset ();
   self->fill_valid = FALSE;
   return TRUE;

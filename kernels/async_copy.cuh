@@ -6,24 +6,23 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cudagaussian {
 
-// Copies 4 bytes (both addresses 4-byte aligned) or 16 bytes (both 16-byte aligned).
-__device__ __forceinline__ void copy_async_4(void* shared, const void* global) {
+// Copies kBytes (4: through L1, or 16: past it), both addresses aligned to kBytes.
+template <int kBytes>
+__device__ __forceinline__ void copy_async(void* shared, const void* global) {
+  static_assert(kBytes == 4 || kBytes == 16, "cp.async pieces of 4 or 16 bytes");
+  using Piece = std::conditional_t<kBytes == 4, uint32_t, uint4>;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(to), "l"(global) : "memory");
+  if constexpr (kBytes == 4)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(to), "l"(global) : "memory");
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(global) : "memory");
 #else
-  *static_cast<uint32_t*>(shared) = *static_cast<const uint32_t*>(global);
-#endif
-}
-__device__ __forceinline__ void copy_async_16(void* shared, const void* global) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(global) : "memory");
-#else
-  *static_cast<uint4*>(shared) = *static_cast<const uint4*>(global);
+  *static_cast<Piece*>(shared) = *static_cast<const Piece*>(global);
 #endif
 }
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "sample_finish.h"
+#include "sample_float.cuh"
 
 namespace cudagaussian {
 
@@ -49,25 +50,16 @@ struct Plane {
   // By element index (index() of a line's first sample plus multiples of Lines::step()).
   __device__ float load_at(size_t at) const { return from_sample(data[at]); }
   __device__ void store_at(size_t at, float v) const { data[at] = to_sample(v); }
-  // Both directions without conversion instructions, which run at a fraction of the
-  // multiply-add rate: an integer below 2^23 is the low bits of the float 2^23 + v. to_sample
-  // stores rounded_sample(v, max_value): clamped first (the bounds are integers, so clamping
-  // commutes with the floor), then floored by an addition onto 2^23 rounded down; the sample
-  // type keeps the low bits. 8-bit planes have no shift (PlaneGeometry::valid).
+  // Both directions without conversion instructions (sample_float.cuh); to_sample stores
+  // rounded_sample(v, max_value).
   __device__ float from_sample(T v) const {
     if constexpr (std::is_same_v<T, float>) return v;
-    else return __uint_as_float(0x4B000000u | (static_cast<unsigned>(v) >> sample_shift())) - 8388608.0f;
+    else return sample_as_float(v, shift);
   }
   __device__ T to_sample(float v) const {
-    if constexpr (std::is_same_v<T, float>) {
-      return v;
-    } else {
-      static_assert(sizeof(T) <= 2, "the sample keeps the low 16 bits of 2^23 + value");
-      const float clamped = fminf(fmaxf(v + 0.5f, 0.0f), max_value);
-      return static_cast<T>(__float_as_uint(__fadd_rd(clamped, 8388608.0f)) << sample_shift());
-    }
+    if constexpr (std::is_same_v<T, float>) return v;
+    else return stored_sample<T>(v, max_value, shift);
   }
-  __device__ int sample_shift() const { return sizeof(T) == 1 ? 0 : shift; }
 };
 
 // One line of a plane: a pointer to its first sample and the elements between its samples,

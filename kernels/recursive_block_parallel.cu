@@ -353,20 +353,19 @@ __device__ void stage_finish_inputs(const Lines& l, const SegmentItem& it, bool 
   }
   const int count = it.s1 - it.s0;
   const char* rows = reinterpret_cast<const char*>(first) + static_cast<size_t>(it.s0) * pitch_bytes;
-  constexpr int kRowBytes = kWarp * static_cast<int>(sizeof(TOut));
-  if (address % 16 == 0 && pitch_bytes % 16 == 0) {
-    constexpr int kChunks = kRowBytes / 16;
-    for (int k = lane; k < count * kChunks; k += kWarp) {
-      const int row = k / kChunks, chunk = k - row * kChunks;
-      copy_async_16(reinterpret_cast<char*>(staged[row]) + chunk * 16, rows + row * pitch_bytes + chunk * 16);
+  // Each row's kWarp samples in pieces of kBytes, the warp's lanes taking consecutive pieces.
+  auto copy_rows = [&](auto piece_bytes) {
+    constexpr int kBytes = decltype(piece_bytes)::value;
+    constexpr int kPieces = kWarp * static_cast<int>(sizeof(TOut)) / kBytes;
+    for (int k = lane; k < count * kPieces; k += kWarp) {
+      const int row = k / kPieces, piece = k - row * kPieces;
+      copy_async<kBytes>(reinterpret_cast<char*>(staged[row]) + piece * kBytes, rows + row * pitch_bytes + piece * kBytes);
     }
-  } else {
-    constexpr int kChunks = kRowBytes / 4;
-    for (int k = lane; k < count * kChunks; k += kWarp) {
-      const int row = k / kChunks, chunk = k - row * kChunks;
-      copy_async_4(reinterpret_cast<char*>(staged[row]) + chunk * 4, rows + row * pitch_bytes + chunk * 4);
-    }
-  }
+  };
+  if (address % 16 == 0 && pitch_bytes % 16 == 0)
+    copy_rows(std::integral_constant<int, 16>());
+  else
+    copy_rows(std::integral_constant<int, 4>());
 }
 
 template <class Store, class = void>

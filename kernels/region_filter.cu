@@ -43,6 +43,7 @@
 #include "device_memory.h"
 #include "region_checks.h"
 #include "region_plan.h"
+#include "sample_float.cuh"
 
 namespace cudagaussian {
 namespace {
@@ -113,18 +114,11 @@ __device__ __forceinline__ const T* row_of(const unsigned char* base, size_t pit
   return reinterpret_cast<const T*>(base + static_cast<size_t>(y) * pitch);
 }
 
-// A stored sample as its value (stored >> shift) and as float. The float comes from the bits
-// of 2^23 + v minus 2^23, exact below 2^23: an integer-to-float conversion runs at an eighth
-// of the multiply-add rate, and the horizontal pass would convert every input it reads.
+// A stored sample's value (stored >> shift); as float, sample_as_float (sample_float.cuh): the
+// horizontal pass would otherwise convert every input it reads.
 template <typename T>
 __device__ __forceinline__ int sample_value(T stored, int shift) {
   return static_cast<int>(static_cast<unsigned>(stored) >> shift);
-}
-// 8-bit planes have no shift (PlaneGeometry::valid).
-template <typename T>
-__device__ __forceinline__ float sample_float(T stored, int shift) {
-  const unsigned v = sizeof(T) == 1 ? static_cast<unsigned>(stored) : static_cast<unsigned>(stored) >> shift;
-  return __uint_as_float(0x4B000000u | v) - 8388608.0f;
 }
 
 // The task of tile `tile` of launch `which`: the last one whose first tile is at most `tile`.
@@ -208,10 +202,10 @@ __global__ void __launch_bounds__(kRegionThreads)
   if (first >= 0 && first + region_fir_inputs(t.radius_x) - 1 <= last) {
     // Away from the left and right edges: consecutive pixels, no border rule.
     const T* in = line + first * C;
-    fir_block(taps, t.radius_x, [&](int j) { return sample_float(__ldg(in + static_cast<ptrdiff_t>(j) * C), shift); }, acc);
+    fir_block(taps, t.radius_x, [&](int j) { return sample_as_float(__ldg(in + static_cast<ptrdiff_t>(j) * C), shift); }, acc);
   } else {
     fir_block(taps, t.radius_x,
-              [&](int j) { return sample_float(__ldg(line + min(max(first + j, 0), last) * C), shift); }, acc);
+              [&](int j) { return sample_as_float(__ldg(line + min(max(first + j, 0), last) * C), shift); }, acc);
   }
   float* out = b.scratch + t.scratch + static_cast<long long>(row - t.row0) * width * C + (x0 - t.rect.x0) * C + c;
 #pragma unroll
