@@ -50,6 +50,8 @@ struct Row {
   double sigma;
   int radius;
   double fir_us, copy_us, copy1d_us;
+  double cuda_cores_us;             // SeparableFir on CUDA cores (fused or two-pass)
+  double tensor_us;                 // SeparableFir on tensor cores
   double table_us, incremental_us;  // the per-pixel kernel, taps from a table / incremental
   double texture_us;                // the per-pixel kernel reading through textures
   int texture_diff;                 // max |texture - per-pixel table| over one frame
@@ -187,8 +189,18 @@ int main(int argc, char** argv) {
     auto blur = [&](int f) {
       return fir.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
     };
-    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
+    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
     BENCH_CHECK(time_op(blur, &r.fir_us));
+    for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor}) {
+      SeparableFir::Schedule pinned;
+      pinned.cores = cores;
+      SeparableFir other;
+      BENCH_CHECK(other.plan(g, taps, taps, Border::Replicate, pinned));
+      auto op = [&](int f) {
+        return other.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
+      };
+      BENCH_CHECK(time_op(op, cores == SeparableFir::Schedule::Cores::Cuda ? &r.cuda_cores_us : &r.tensor_us));
+    }
     for (TapSource source : {TapSource::Table, TapSource::Incremental}) {
       PerPixelFir per_pixel;
       BENCH_CHECK(per_pixel.plan(g, sigma, radius, sigma, radius, Border::Replicate, source));
@@ -225,17 +237,20 @@ int main(int argc, char** argv) {
   std::printf("Median of %d runs after %d warm-up, rotating %d source and %d destination frames;\n"
               "copy 2D = cudaMemcpy2DAsync, copy 1D = cudaMemcpyAsync of the same frames, device to\n"
               "device; the ratio is to the faster copy. GB/s-equivalent = (frame read + frame\n"
-              "written) / FIR time. Radius <= 16 runs fused (one kernel), larger radii in two passes.\n"
+              "written) / FIR time. FIR: SeparableFir as it chooses; CUDA cores: its kernels fused\n"
+              "(one kernel) up to radius 16, two passes beyond; tensor cores: TensorFir (two passes,\n"
+              "fp16 operands, up to radius %d), which it chooses from radius %d.\n"
               "Per-pixel: the usual formulation (a thread per output, symmetric tap pairs), taps\n"
               "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%),\n"
               "or read through texture objects (replicate border by clamp addressing; in brackets the\n"
               "largest difference from the per-pixel table kernel over one frame).\n\n",
-              kIterations, kWarmup, kFrames, kFrames);
-  std::printf("| sigma | radius | FIR µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
-  std::printf("|------:|-------:|-------:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
+              kIterations, kWarmup, kFrames, kFrames, TensorFir::kMaxRadius,
+              TensorFir::kMinRadius);
+  std::printf("| sigma | radius | FIR µs | CUDA cores µs | tensor cores µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
+  std::printf("|------:|-------:|-------:|---:|---:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
   for (const Row& r : rows)
-    std::printf("| %g | %d | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma, r.radius,
-                r.fir_us, r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
+    std::printf("| %g | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
+                r.radius, r.fir_us, r.cuda_cores_us, r.tensor_us, r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
                 r.table_us, r.incremental_us, 100.0 * (r.table_us / r.incremental_us - 1.0), r.texture_us,
                 r.texture_diff);
 
@@ -245,11 +260,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cannot write %s\n", csv_path);
       return 1;
     }
-    std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,copy2d_us,copy1d_us,ratio,"
+    std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,cuda_cores_us,tensor_cores_us,copy2d_us,copy1d_us,ratio,"
                     "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us,per_pixel_texture_us\n");
     for (const Row& r : rows)
-      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
-                   kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.copy_us, r.copy1d_us,
+      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
+                   kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.cuda_cores_us, r.tensor_us, r.copy_us, r.copy1d_us,
                    r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us,
                    r.texture_us);
     std::fclose(f);

@@ -495,11 +495,24 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   const int ry = static_cast<int>(taps_y.size() / 2);
   const int c = geometry.channels;
 
-  int device = 0, optin = 0;
+  int device = 0, optin = 0, major = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  CG_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (schedule.tile_rows != 0 && schedule.tile_rows != 32 && schedule.tile_rows != 16 && schedule.tile_rows != 8)
     return Status::invalid("fused tiles have 32, 16 or 8 rows, not " + std::to_string(schedule.tile_rows));
+  using Cores = Schedule::Cores;
+  if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, rx, ry, major) &&
+      (schedule.cores == Cores::Tensor || TensorFir::faster(rx, ry))) {
+    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border));
+    geometry_ = geometry;
+    border_ = border;
+    radius_x_ = rx;
+    radius_y_ = ry;
+    fused_ = false;
+    planned_ = true;
+    return Status::success();
+  }
   const int tile_rows = schedule.tile_rows ? schedule.tile_rows : kChosenTileRows;
   fused_ = rx <= kMaxFusedRadius && ry <= kMaxFusedRadius &&
            fused_smem_bytes(rx, c, tile_rows) <= static_cast<size_t>(optin);
@@ -571,6 +584,11 @@ Status SeparableFir::check_frame(const PlanePair& f) const {
 Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t stream) const {
   if (!planned_) return Status::invalid("SeparableFir::run before a successful plan()");
   for (int i = 0; i < count; ++i) CG_TRY(check_frame(frames[i]));
+  if (tensor_.planned()) {
+    for (int i = 0; i < count; ++i)
+      CG_TRY(tensor_.run(frames[i].src, frames[i].src_pitch, frames[i].dst, frames[i].dst_pitch, finish_, stream));
+    return Status::success();
+  }
   const PlaneGeometry& g = geometry_;
   const auto* taps = static_cast<const float*>(taps_.get());
   const float* padded_y = taps + taps_y_offset_;
@@ -630,6 +648,7 @@ Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t 
 }
 
 void SeparableFir::release() {
+  tensor_.release();
   taps_.release();
   intermediate_.release();
   planned_ = false;

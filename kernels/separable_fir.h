@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Separable FIR Gaussian on one plane, accumulated in float and rounded to nearest. Small radii
-// run as one fused kernel (vertical pass into shared memory, horizontal pass out of it); larger
-// ones as a vertical pass into a float intermediate and a horizontal pass out of it. Any size,
-// pitch, radius up to kMaxRadius, and the replicate / mirror / reflect borders of
+// Separable FIR Gaussian on one plane, accumulated in float and rounded to nearest. 8-bit planes
+// of 1, 2 or 4 channels run on tensor cores (tensor_fir.h) up to its radius. Otherwise small
+// radii run as one fused kernel (vertical pass into shared memory, horizontal pass out of it);
+// larger ones as a vertical pass into a float intermediate and a horizontal pass out of it. Any
+// size, pitch, radius up to kMaxRadius, and the replicate / mirror / reflect borders of
 // common/border.h.
 #pragma once
 
@@ -16,6 +17,7 @@
 #include "device_memory.h"
 #include "plane.h"
 #include "plane_blur.h"
+#include "tensor_fir.h"
 
 namespace cudagaussian {
 
@@ -28,6 +30,9 @@ class SeparableFir : public PlaneBlur {
   // measured one). Benchmarks and tests pin them.
   struct Schedule {
     int tile_rows = 0;  // fused tiles of 32, 16 or 8 rows (0 = the measured choice, 8)
+    // Tensor cores where TensorFir applies and is faster (Measured), wherever it applies (Tensor),
+    // or never (Cuda).
+    enum class Cores { Measured, Tensor, Cuda } cores = Cores::Measured;
   };
 
   // Validates, uploads the taps (as float) and allocates the intermediate. Taps are odd-length
@@ -63,6 +68,7 @@ class SeparableFir : public PlaneBlur {
   int taps_y_offset_ = 0;      // floats from the start of taps_ to the vertical taps
   DeviceBuffer taps_;          // zero-padded taps_x, then zero-padded taps_y, float
   DeviceBuffer intermediate_;  // two-pass only: width * channels floats per row
+  TensorFir tensor_;           // planned where it applies: then the only kernels run
   bool planned_ = false;
 };
 

@@ -49,6 +49,9 @@ struct Case {
   int src_offset = 0, dst_offset = 0;  // bytes from the allocation's start
   int per_pixel = -1;  // -1: SeparableFir; else the TapSource of a PerPixelFir
   int tile_rows = 0;   // SeparableFir's fused tile height; 0: its own choice
+  // SeparableFir's cores: its own choice, or pinned to the CUDA cores or (where they apply) the
+  // tensor cores.
+  SeparableFir::Schedule::Cores cores = SeparableFir::Schedule::Cores::Measured;
 
   // Filled in by the run.
   size_t src_pitch = 0, dst_pitch = 0;
@@ -89,8 +92,11 @@ inline const char* input_name(Input i) {
 
 inline std::string describe(const Case& c) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
+  std::snprintf(buf, sizeof buf, "%s%s%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
                 c.per_pixel < 0 ? "" : c.per_pixel == int(TapSource::Table) ? "per-pixel table " : "per-pixel incremental ",
+                c.cores == SeparableFir::Schedule::Cores::Cuda     ? "CUDA cores "
+                : c.cores == SeparableFir::Schedule::Cores::Tensor ? "tensor cores "
+                                                                   : "",
                 c.tile_rows ? ("tiles of " + std::to_string(c.tile_rows) + " rows ").c_str() : "",
                 c.g.bytes_per_sample == 1 ? "u8" : "u16", c.g.channels,
                 c.g.shift ? (" shift " + std::to_string(c.g.shift)).c_str() : "", c.g.width,
@@ -164,6 +170,7 @@ inline void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
   if (!preplanned) {
     SeparableFir::Schedule schedule;
     schedule.tile_rows = c.tile_rows;
+    schedule.cores = c.cores;
     const Status st = c.per_pixel < 0
                           ? own.plan(c.g, c.taps_x(), c.taps_y(), c.border, schedule)
                           : per_pixel.plan(c.g, c.sigma_x, fir_radius(c.sigma_x, 4.0), c.sigma_y,

@@ -48,7 +48,8 @@ CG_TEST(sizes_rgba8) {
 
 CG_TEST(fused_tile_heights) {
   // Every fused tile height (the kernel uses 8; 16 and 32 stay for bench_fir --sizes) on sizes
-  // that end mid-tile and mid-column-block.
+  // that end mid-tile and mid-column-block, on CUDA cores (8-bit planes of 1, 2 or 4 channels
+  // otherwise run on tensor cores).
   std::vector<Case> cases;
   for (int rows : {32, 16, 8}) {
     const std::vector<Case> these = {
@@ -61,6 +62,7 @@ CG_TEST(fused_tile_heights) {
     };
     for (Case c : these) {
       c.tile_rows = rows;
+      c.cores = SeparableFir::Schedule::Cores::Cuda;
       cases.push_back(c);
     }
   }
@@ -85,6 +87,30 @@ CG_TEST(channels_u8) {
     cases.push_back(make(385, 289, ch, 1, 0, 5, 5, Border::Mirror, Input::Random, 0, 1));
     cases.push_back(make(300, 7, ch, 1, 0, 10, 0.5, Border::Reflect, Input::Random, 1, 0));
   }
+  run_cases(cases);
+}
+
+CG_TEST(cuda_and_tensor_cores) {
+  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from TensorFir::kMinRadius to
+  // kMaxRadius. Both kinds of kernel pinned, at every radius: the tensor cores meet the same
+  // bound at small radii, at the tile edges (256 scalars, 16 rows), at their largest radius and
+  // one beyond it (the CUDA cores then).
+  std::vector<Case> these;
+  for (int ch : {1, 2, 4}) {
+    these.push_back(make(385, 289, ch, 1, 0, 2, 2, Border::Replicate, Input::Random, 13, 13));
+    these.push_back(make(257, 17, ch, 1, 0, 5, 3, Border::Mirror, Input::Random, 1, 3));
+    these.push_back(make(64, 16, ch, 1, 0, 10, 10, Border::Reflect, Input::Random, 0, 0));
+    these.push_back(make(65, 33, ch, 1, 0, 0.5, 30, Border::Replicate, Input::Impulse, 2, 5));
+  }
+  these.push_back(make(300, 200, 4, 1, 0, 32, 32, Border::Mirror, Input::Random, 3, 1));        // R 128
+  these.push_back(make(300, 200, 2, 1, 0, 32.25, 32.25, Border::Reflect, Input::Random, 0, 2));  // R 129
+  these.push_back(make(1921, 1081, 4, 1, 0, 8, 8, Border::Replicate, Input::Random, 13, 7));
+  std::vector<Case> cases;
+  for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor})
+    for (Case c : these) {
+      c.cores = cores;
+      cases.push_back(c);
+    }
   run_cases(cases);
 }
 

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "fir_bands.h"
+
+namespace cudagaussian {
+namespace {
+
+int round_up_to_block(int v) { return (v + kBandBlock - 1) / kBandBlock * kBandBlock; }
+
+// Blocks 0 .. m reach the largest distance (radius_scalars) from every output of a block.
+int blocks_for(int radius_scalars, int halo) { return (radius_scalars + halo + kBandBlock - 1) / kBandBlock + 1; }
+
+}  // namespace
+
+FirBands row_bands(const std::vector<double>& taps, int channels) {
+  const int radius = static_cast<int>(taps.size() / 2);
+  FirBands b;
+  b.halo = round_up_to_block(radius * channels);
+  b.blocks = blocks_for(radius * channels, b.halo);
+  b.values.assign(static_cast<size_t>(b.blocks) * kBandBlock * kBandBlock, 0.0f);
+  for (int m = 0; m < b.blocks; ++m)
+    for (int k = 0; k < kBandBlock; ++k)
+      for (int n = 0; n < kBandBlock; ++n) {
+        const int distance = kBandBlock * m + k - b.halo - n;  // in scalars
+        if (distance % channels != 0) continue;
+        const int pixels = distance / channels;
+        if (pixels < -radius || pixels > radius) continue;
+        b.values[(static_cast<size_t>(m) * kBandBlock + k) * kBandBlock + n] =
+            static_cast<float>(taps[pixels + radius]);
+      }
+  return b;
+}
+
+FirBands column_bands(const std::vector<double>& taps) {
+  const int radius = static_cast<int>(taps.size() / 2);
+  FirBands b;
+  b.halo = round_up_to_block(radius);
+  b.blocks = blocks_for(radius, b.halo);
+  b.values.assign(static_cast<size_t>(b.blocks) * kBandBlock * kBandBlock, 0.0f);
+  for (int m = 0; m < b.blocks; ++m)
+    for (int i = 0; i < kBandBlock; ++i)
+      for (int k = 0; k < kBandBlock; ++k) {
+        const int distance = kBandBlock * m + k - b.halo - i;
+        if (distance < -radius || distance > radius) continue;
+        b.values[(static_cast<size_t>(m) * kBandBlock + i) * kBandBlock + k] = static_cast<float>(taps[distance + radius]);
+      }
+  return b;
+}
+
+}  // namespace cudagaussian

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The FIR as banded matrix products, cut into 16x16 blocks for tensor cores (kernels/tensor_fir.cu
+// multiplies them; tests/test_fir_bands.cpp multiplies them on the CPU against the reference).
+//
+// Horizontal, on rows of interleaved scalars (C channels a pixel): the output scalars q0 .. q0+15
+// of a row are the sum over blocks m of (input scalars s0 + 16 m .. s0 + 16 m + 15) x B_m, where
+// s0 = q0 - halo and B_m[k][n] is the tap of the pixel distance (16 m + k - halo - n) / C when
+// that distance is a whole number of pixels within the radius, else 0.
+// Vertical: output rows y0 .. y0+15 of a column are the sum over m of T_m x (input rows
+// y0 - halo + 16 m .. + 15), T_m[i][k] the tap of distance 16 m + k - halo - i.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace cudagaussian {
+
+constexpr int kBandBlock = 16;
+
+struct FirBands {
+  int halo = 0;               // input scalars (or rows) before the first output, a multiple of 16
+  int blocks = 0;             // 16x16 blocks
+  std::vector<float> values;  // blocks x 16 x 16, each row-major
+  float at(int block, int row, int column) const {
+    return values[(static_cast<size_t>(block) * kBandBlock + row) * kBandBlock + column];
+  }
+};
+
+// `taps`: 2R + 1 centred taps. `channels` divides 16.
+FirBands row_bands(const std::vector<double>& taps, int channels);
+FirBands column_bands(const std::vector<double>& taps);
+
+}  // namespace cudagaussian

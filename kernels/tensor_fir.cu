@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// TensorFir (tensor_fir.h): the separable FIR as two banded matrix products on tensor cores.
+//
+// Horizontal pass (tensor_rows_kernel): a block stages 16 rows of its 256 output scalars plus
+// `halo` scalars each side in shared memory, as fp16 (v - 128), the border rule resolved there.
+// Each warp multiplies its four 16x16 output blocks: sum over m of (staged columns 16 (j + m) ..)
+// x B_m (common/fir_bands.h), and writes them to the fp16 intermediate `mid`, whose rows run from
+// `margin_rows` above row 0 to as far below the last row, so that the vertical pass reads every
+// row it needs without a border rule.
+// Vertical pass (tensor_columns_kernel): each warp multiplies T_m x (16 rows of mid from its
+// output rows' first row + 16 m), reading the intermediate straight from memory (L2), then adds
+// the 128 back, finishes (sample_finish.h), rounds and stores its 16 x 64 samples.
+
+#include "tensor_fir.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include "border.h"
+#include "fir_bands.h"
+
+namespace cudagaussian {
+namespace {
+
+using namespace nvcuda;
+
+constexpr int kWarps = 4;
+constexpr int kThreads = kWarps * 32;
+constexpr int kWarpBlocks = 4;                             // 16-scalar output blocks per warp
+constexpr int kWarpScalars = kWarpBlocks * kBandBlock;     // 64
+constexpr int kTileScalars = kWarps * kWarpScalars;        // 256 output scalars per block
+constexpr int kTileRows = kBandBlock;                      // 16
+constexpr int kBlockValues = kBandBlock * kBandBlock;      // 256 values in a 16x16 block
+constexpr int kStagePad = 8;  // halves after each staged row, so that rows start in other banks
+// Samples are staged as v - 128: the intermediate then stays within +-128, where fp16 has twice
+// the precision it has up to 255.
+constexpr float kBias = 128.0f;
+
+using BandA = wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major>;
+using BandB = wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major>;
+using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
+
+int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+__host__ __device__ constexpr int stage_stride(int halo) { return kTileScalars + 2 * halo + kStagePad; }
+
+size_t row_smem_bytes(int halo) {
+  return static_cast<size_t>(kTileRows) * stage_stride(halo) * sizeof(half) + kWarps * kBlockValues * sizeof(float);
+}
+
+struct RowPass {
+  const unsigned char* src;
+  size_t src_pitch;
+  int width;  // pixels
+  int height;
+  int channel_shift;  // log2 of the channels (1, 2 or 4)
+  Border border;
+  const half* bands;  // B_m, 16x16 each
+  int blocks;
+  int halo;  // scalars staged before the tile's first output
+  half* mid;
+  size_t mid_pitch;  // halves
+  int margin_rows;
+};
+
+struct ColumnPass {
+  const half* mid;
+  size_t mid_pitch;
+  const half* bands;  // T_m, 16x16 each
+  int blocks;
+  unsigned char* dst;
+  size_t dst_pitch;
+  const unsigned char* src;  // the input, for the finishing step
+  size_t src_pitch;
+  int row_scalars;
+  int height;
+  int channels;  // 1, 2 or 4
+  SampleFinish finish;
+};
+
+// Four scalars of a row from scalar g on, as v - 128; those beyond the row's ends by the border
+// rule (scalar q is channel q % C of pixel q / C).
+__device__ __forceinline__ void load_quad(const unsigned char* row, int g, const RowPass& p, float (&v)[4]) {
+  const int channels = 1 << p.channel_shift;
+  const int row_scalars = p.width << p.channel_shift;
+  if (g >= 0 && g + 4 <= row_scalars && (reinterpret_cast<uintptr_t>(row + g) & 3) == 0) {
+    const uint32_t w = __ldg(reinterpret_cast<const uint32_t*>(row + g));
+#pragma unroll
+    for (int k = 0; k < 4; ++k) v[k] = static_cast<float>((w >> (8 * k)) & 0xffu) - kBias;
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int q = g + k;
+    const int pixel = border_index(q >> p.channel_shift, p.width, p.border);  // >>: floor for q < 0
+    v[k] = static_cast<float>(__ldg(row + (pixel << p.channel_shift) + (q & (channels - 1)))) - kBias;
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) tensor_rows_kernel(RowPass p) {
+  extern __shared__ __align__(32) unsigned char smem[];
+  const int stride = stage_stride(p.halo);
+  half* staged = reinterpret_cast<half*>(smem);
+  float* scratch = reinterpret_cast<float*>(smem + static_cast<size_t>(kTileRows) * stride * sizeof(half));
+
+  const int x0 = blockIdx.x * kTileScalars;
+  const int mid_row0 = blockIdx.y * kTileRows;
+  const int quads = (kTileScalars + 2 * p.halo) / 4;
+  for (int i = threadIdx.x; i < kTileRows * quads; i += kThreads) {
+    const int r = i / quads, s = (i - r * quads) * 4;
+    const int y = border_index(mid_row0 + r - p.margin_rows, p.height, p.border);
+    float v[4];
+    load_quad(p.src + static_cast<size_t>(y) * p.src_pitch, x0 - p.halo + s, p, v);
+    half2* to = reinterpret_cast<half2*>(staged + r * stride + s);
+    to[0] = __floats2half2_rn(v[0], v[1]);
+    to[1] = __floats2half2_rn(v[2], v[3]);
+  }
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  Accumulator acc[kWarpBlocks];
+#pragma unroll
+  for (int j = 0; j < kWarpBlocks; ++j) wmma::fill_fragment(acc[j], 0.0f);
+  const half* a = staged + warp * kWarpScalars;
+  for (int m = 0; m < p.blocks; ++m) {
+    BandB band;
+    wmma::load_matrix_sync(band, p.bands + m * kBlockValues, kBandBlock);
+#pragma unroll
+    for (int j = 0; j < kWarpBlocks; ++j) {
+      BandA in;
+      wmma::load_matrix_sync(in, a + (j + m) * kBandBlock, stride);
+      wmma::mma_sync(acc[j], in, band, acc[j]);
+    }
+  }
+
+  // Each lane converts eight values of a block row and writes them as one 16-byte store.
+  float* mine = scratch + warp * kBlockValues;
+  const int row = lane / 2, half_row = (lane % 2) * 8;
+  half* out = p.mid + static_cast<size_t>(mid_row0 + row) * p.mid_pitch + x0 + warp * kWarpScalars + half_row;
+#pragma unroll
+  for (int j = 0; j < kWarpBlocks; ++j) {
+    wmma::store_matrix_sync(mine, acc[j], kBandBlock, wmma::mem_row_major);
+    __syncwarp();
+    const float* v = mine + row * kBandBlock + half_row;
+    union {
+      half2 h[4];
+      uint4 u;
+    } pack;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) pack.h[k] = __floats2half2_rn(v[2 * k], v[2 * k + 1]);
+    *reinterpret_cast<uint4*>(out + j * kBandBlock) = pack.u;
+    __syncwarp();
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) {
+  __shared__ __align__(32) float scratch[kWarps][kBlockValues];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int y0 = blockIdx.y * kTileRows;
+  const int x0 = blockIdx.x * kTileScalars + warp * kWarpScalars;
+
+  Accumulator acc[kWarpBlocks];
+#pragma unroll
+  for (int j = 0; j < kWarpBlocks; ++j) wmma::fill_fragment(acc[j], 0.0f);
+  // Block m of T multiplies mid rows y0 + 16 m .. (mid row r is input row r - margin rows).
+  const half* column = p.mid + static_cast<size_t>(y0) * p.mid_pitch + x0;
+  for (int m = 0; m < p.blocks; ++m) {
+    BandA band;
+    wmma::load_matrix_sync(band, p.bands + m * kBlockValues, kBandBlock);
+    const half* rows = column + static_cast<size_t>(m) * kBandBlock * p.mid_pitch;
+#pragma unroll
+    for (int j = 0; j < kWarpBlocks; ++j) {
+      BandB in;
+      wmma::load_matrix_sync(in, rows + j * kBandBlock, static_cast<unsigned>(p.mid_pitch));
+      wmma::mma_sync(acc[j], band, in, acc[j]);
+    }
+  }
+
+  const int row = lane / 2, half_row = (lane % 2) * 8;
+  const int y = y0 + row;
+  const bool row_inside = y < p.height;
+  unsigned char* out_row = p.dst + static_cast<size_t>(y) * p.dst_pitch;
+  const unsigned char* in_row = p.src + static_cast<size_t>(y) * p.src_pitch;
+#pragma unroll
+  for (int j = 0; j < kWarpBlocks; ++j) {
+    wmma::store_matrix_sync(scratch[warp], acc[j], kBandBlock, wmma::mem_row_major);
+    __syncwarp();
+    const int q0 = x0 + j * kBandBlock + half_row;
+    if (row_inside && q0 < p.row_scalars) {
+      const float* v = scratch[warp] + row * kBandBlock + half_row;
+      const int n = p.row_scalars - q0 < 8 ? p.row_scalars - q0 : 8;
+      const bool whole = n == 8;
+      unsigned char b[8];
+      if (p.finish.active()) {  // the input samples the finishing step needs, eight at a time where aligned
+        const unsigned char* from = in_row + q0;
+        if (whole && (reinterpret_cast<uintptr_t>(from) & 7) == 0) {
+          const uint2 w = __ldg(reinterpret_cast<const uint2*>(from));
+          std::memcpy(b, &w, 8);
+        } else {
+          for (int k = 0; k < 8; ++k) b[k] = k < n ? __ldg(from + k) : 0;
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        float value = v[k] + kBias;
+        if (p.finish.active())
+          value = finish_sample(p.finish, value, static_cast<float>(b[k]), (q0 + k) & (p.channels - 1));
+        b[k] = static_cast<unsigned char>(rounded_sample(value, 255.0f));
+      }
+      unsigned char* to = out_row + q0;
+      if (whole && (reinterpret_cast<uintptr_t>(to) & 7) == 0) {
+        uint2 w;
+        std::memcpy(&w, b, 8);
+        *reinterpret_cast<uint2*>(to) = w;
+      } else {
+        for (int k = 0; k < n; ++k) to[k] = b[k];
+      }
+    }
+    __syncwarp();
+  }
+}
+
+}  // namespace
+
+bool TensorFir::applies(const PlaneGeometry& g, int radius_x, int radius_y, int compute_major) {
+  // The intermediate's rows (the plane's, rounded to 16, and the margins) make at most 65535
+  // blocks of a grid's y dimension.
+  constexpr int kMaxRows = 65535 * kTileRows - 4 * kMaxRadius;
+  return compute_major >= 7 && g.bytes_per_sample == 1 && g.shift == 0 &&
+         (g.channels == 1 || g.channels == 2 || g.channels == 4) && radius_x <= kMaxRadius &&
+         radius_y <= kMaxRadius && g.height <= kMaxRows;
+}
+
+Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
+                       Border border) {
+  release();
+  const FirBands rows = row_bands(taps_x, g.channels);
+  const FirBands columns = column_bands(taps_y);
+  std::vector<half> values;
+  values.reserve(rows.values.size() + columns.values.size());
+  for (float v : rows.values) values.push_back(__float2half_rn(v));
+  for (float v : columns.values) values.push_back(__float2half_rn(v));
+  CG_TRY(bands_.reserve(values.size() * sizeof(half)));
+  // Synchronous on purpose: plan() is not per frame and the host vector dies on return.
+  CG_CUDA_TRY(cudaMemcpy(bands_.get(), values.data(), values.size() * sizeof(half), cudaMemcpyHostToDevice));
+
+  halo_ = rows.halo;
+  row_bands_ = rows.blocks;
+  margin_rows_ = columns.halo;
+  column_bands_ = columns.blocks;
+  mid_rows_ = round_up(g.height, kTileRows) + kTileRows * (column_bands_ - 1);
+  mid_pitch_ = static_cast<size_t>(round_up(g.samples_per_row(), kTileScalars));
+  CG_TRY(mid_.reserve(static_cast<size_t>(mid_rows_) * mid_pitch_ * sizeof(half)));
+  row_smem_ = row_smem_bytes(halo_);
+  if (row_smem_ > 48 * 1024)
+    CG_CUDA_TRY(cudaFuncSetAttribute(tensor_rows_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(row_smem_)));
+  geometry_ = g;
+  border_ = border;
+  planned_ = true;
+  return Status::success();
+}
+
+Status TensorFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, const SampleFinish& finish,
+                      cudaStream_t stream) const {
+  if (!planned_) return Status::invalid("TensorFir::run before a successful plan()");
+  const PlaneGeometry& g = geometry_;
+  const auto* bands = static_cast<const half*>(bands_.get());
+  auto* mid = static_cast<half*>(mid_.get());
+  const unsigned tiles_x = static_cast<unsigned>(mid_pitch_ / kTileScalars);
+  const int channel_shift = g.channels == 4 ? 2 : g.channels == 2 ? 1 : 0;
+
+  const RowPass rows{static_cast<const unsigned char*>(src), src_pitch, g.width, g.height, channel_shift, border_,
+                     bands, row_bands_, halo_, mid, mid_pitch_, margin_rows_};
+  tensor_rows_kernel<<<dim3(tiles_x, static_cast<unsigned>(mid_rows_ / kTileRows)), kThreads, row_smem_, stream>>>(
+      rows);
+  CG_CUDA_TRY(cudaGetLastError());
+
+  const ColumnPass columns{mid, mid_pitch_, bands + static_cast<size_t>(row_bands_) * kBlockValues, column_bands_,
+                           static_cast<unsigned char*>(dst), dst_pitch, static_cast<const unsigned char*>(src),
+                           src_pitch, g.samples_per_row(), g.height, g.channels, finish};
+  tensor_columns_kernel<<<dim3(tiles_x, static_cast<unsigned>((g.height + kTileRows - 1) / kTileRows)), kThreads, 0,
+                          stream>>>(columns);
+  CG_CUDA_TRY(cudaGetLastError());
+  return Status::success();
+}
+
+void TensorFir::release() {
+  bands_.release();
+  mid_.release();
+  planned_ = false;
+  geometry_ = PlaneGeometry();
+}
+
+}  // namespace cudagaussian
