@@ -501,15 +501,14 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   CG_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   if (schedule.tile_rows != 0 && schedule.tile_rows != 32 && schedule.tile_rows != 16 && schedule.tile_rows != 8)
     return Status::invalid("fused tiles have 32, 16 or 8 rows, not " + std::to_string(schedule.tile_rows));
+  geometry_ = geometry;
+  border_ = border;
+  radius_x_ = rx;
+  radius_y_ = ry;
   using Cores = Schedule::Cores;
   if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, rx, ry, major) &&
       (schedule.cores == Cores::Tensor || TensorFir::faster(rx, ry))) {
     CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border));
-    geometry_ = geometry;
-    border_ = border;
-    radius_x_ = rx;
-    radius_y_ = ry;
-    fused_ = false;
     planned_ = true;
     return Status::success();
   }
@@ -549,11 +548,6 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   if (!fused_)
     CG_TRY(intermediate_.reserve(static_cast<size_t>(geometry.samples_per_row()) *
                                  geometry.height * sizeof(float)));
-
-  geometry_ = geometry;
-  border_ = border;
-  radius_x_ = rx;
-  radius_y_ = ry;
   planned_ = true;
   return Status::success();
 }
