@@ -7,9 +7,11 @@
 // x B_m (common/fir_bands.h), and writes them to the fp16 intermediate `mid`, whose rows run from
 // `margin_rows` above row 0 to as far below the last row, so that the vertical pass reads every
 // row it needs without a border rule.
-// Vertical pass (tensor_columns_kernel): each warp multiplies T_m x (16 rows of mid from its
-// output rows' first row + 16 m), reading the intermediate straight from memory (L2), then adds
-// the 128 back, finishes (sample_finish.h), rounds and stores its 16 x 64 samples.
+// Vertical pass (tensor_columns_kernel): output row block t (16 rows) is the sum over m of T_m x
+// (16 rows of mid from its first row + 16 m). Each warp makes 64 rows x 32 scalars, reading each
+// 16-row block of the intermediate straight from memory (L2) once and multiplying it into every
+// output block it reaches; then it adds the 128 back, finishes (sample_finish.h), rounds and
+// stores.
 
 #include "tensor_fir.h"
 
@@ -34,6 +36,12 @@ constexpr int kWarpScalars = kWarpBlocks * kBandBlock;     // 64
 constexpr int kTileScalars = kWarps * kWarpScalars;        // 256 output scalars per block
 constexpr int kTileRows = kBandBlock;                      // 16
 constexpr int kBlockValues = kBandBlock * kBandBlock;      // 256 values in a 16x16 block
+// The vertical pass: a warp makes kColumnRowBlocks x kColumnBlocks blocks of 16x16 outputs.
+constexpr int kColumnRowBlocks = 4;
+constexpr int kColumnBlocks = 2;
+constexpr int kColumnTileRows = kColumnRowBlocks * kBandBlock;                // 64
+constexpr int kColumnTileScalars = kWarps * kColumnBlocks * kBandBlock;        // 128
+static_assert(kTileScalars % kColumnTileScalars == 0, "both passes tile the intermediate's pitch");
 constexpr int kStagePad = 8;  // halves after each staged row, so that rows start in other banks
 // Samples are staged as v - 128: the intermediate then stays within +-128, where fp16 has twice
 // the precision it has up to 255.
@@ -156,71 +164,91 @@ __global__ void __launch_bounds__(kThreads) tensor_rows_kernel(RowPass p) {
   }
 }
 
-__global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) {
-  __shared__ __align__(32) float scratch[kWarps][kBlockValues];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int y0 = blockIdx.y * kTileRows;
-  const int x0 = blockIdx.x * kTileScalars + warp * kWarpScalars;
-
-  Accumulator acc[kWarpBlocks];
-#pragma unroll
-  for (int j = 0; j < kWarpBlocks; ++j) wmma::fill_fragment(acc[j], 0.0f);
-  // Block m of T multiplies mid rows y0 + 16 m .. (mid row r is input row r - margin rows).
-  const half* column = p.mid + static_cast<size_t>(y0) * p.mid_pitch + x0;
-  for (int m = 0; m < p.blocks; ++m) {
-    BandA band;
-    wmma::load_matrix_sync(band, p.bands + m * kBlockValues, kBandBlock);
-    const half* rows = column + static_cast<size_t>(m) * kBandBlock * p.mid_pitch;
-#pragma unroll
-    for (int j = 0; j < kWarpBlocks; ++j) {
-      BandB in;
-      wmma::load_matrix_sync(in, rows + j * kBandBlock, static_cast<unsigned>(p.mid_pitch));
-      wmma::mma_sync(acc[j], band, in, acc[j]);
-    }
-  }
-
+// Rounds, finishes and stores the 16x16 block `acc` whose top-left sample is (y0, q0), through the
+// warp's scratch block; each lane stores eight samples of a row.
+__device__ __forceinline__ void store_block(const ColumnPass& p, const Accumulator& acc, float* scratch, int y0,
+                                            int q_block) {
+  const int lane = threadIdx.x % 32;
+  wmma::store_matrix_sync(scratch, acc, kBandBlock, wmma::mem_row_major);
+  __syncwarp();
   const int row = lane / 2, half_row = (lane % 2) * 8;
-  const int y = y0 + row;
-  const bool row_inside = y < p.height;
-  unsigned char* out_row = p.dst + static_cast<size_t>(y) * p.dst_pitch;
-  const unsigned char* in_row = p.src + static_cast<size_t>(y) * p.src_pitch;
-#pragma unroll
-  for (int j = 0; j < kWarpBlocks; ++j) {
-    wmma::store_matrix_sync(scratch[warp], acc[j], kBandBlock, wmma::mem_row_major);
-    __syncwarp();
-    const int q0 = x0 + j * kBandBlock + half_row;
-    if (row_inside && q0 < p.row_scalars) {
-      const float* v = scratch[warp] + row * kBandBlock + half_row;
-      const int n = p.row_scalars - q0 < 8 ? p.row_scalars - q0 : 8;
-      const bool whole = n == 8;
-      unsigned char b[8];
-      if (p.finish.active()) {  // the input samples the finishing step needs, eight at a time where aligned
-        const unsigned char* from = in_row + q0;
-        if (whole && (reinterpret_cast<uintptr_t>(from) & 7) == 0) {
-          const uint2 w = __ldg(reinterpret_cast<const uint2*>(from));
-          std::memcpy(b, &w, 8);
-        } else {
-          for (int k = 0; k < 8; ++k) b[k] = k < n ? __ldg(from + k) : 0;
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        float value = v[k] + kBias;
-        if (p.finish.active())
-          value = finish_sample(p.finish, value, static_cast<float>(b[k]), (q0 + k) & (p.channels - 1));
-        b[k] = static_cast<unsigned char>(rounded_sample(value, 255.0f));
-      }
-      unsigned char* to = out_row + q0;
-      if (whole && (reinterpret_cast<uintptr_t>(to) & 7) == 0) {
-        uint2 w;
-        std::memcpy(&w, b, 8);
-        *reinterpret_cast<uint2*>(to) = w;
+  const int y = y0 + row, q0 = q_block + half_row;
+  if (y < p.height && q0 < p.row_scalars) {
+    const float* v = scratch + row * kBandBlock + half_row;
+    const int n = p.row_scalars - q0 < 8 ? p.row_scalars - q0 : 8;
+    const bool whole = n == 8;
+    unsigned char b[8];
+    if (p.finish.active()) {  // the input samples the finishing step needs, eight at a time where aligned
+      const unsigned char* from = p.src + static_cast<size_t>(y) * p.src_pitch + q0;
+      if (whole && (reinterpret_cast<uintptr_t>(from) & 7) == 0) {
+        const uint2 w = __ldg(reinterpret_cast<const uint2*>(from));
+        std::memcpy(b, &w, 8);
       } else {
-        for (int k = 0; k < n; ++k) to[k] = b[k];
+        for (int k = 0; k < 8; ++k) b[k] = k < n ? __ldg(from + k) : 0;
       }
     }
-    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      float value = v[k] + kBias;
+      if (p.finish.active())
+        value = finish_sample(p.finish, value, static_cast<float>(b[k]), (q0 + k) & (p.channels - 1));
+      b[k] = static_cast<unsigned char>(rounded_sample(value, 255.0f));
+    }
+    unsigned char* to = p.dst + static_cast<size_t>(y) * p.dst_pitch + q0;
+    if (whole && (reinterpret_cast<uintptr_t>(to) & 7) == 0) {
+      uint2 w;
+      std::memcpy(&w, b, 8);
+      *reinterpret_cast<uint2*>(to) = w;
+    } else {
+      for (int k = 0; k < n; ++k) to[k] = b[k];
+    }
   }
+  __syncwarp();
+}
+
+// A warp makes kColumnRowBlocks x kColumnBlocks output blocks: each 16-row block of the
+// intermediate it loads serves every output row block its band reaches (block m of T for output
+// row block t multiplies intermediate block t + m), so each is loaded once per warp instead of
+// once per band block.
+__global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) {
+  __shared__ __align__(32) half bands[TensorFir::kMaxColumnBands * kBlockValues];
+  __shared__ __align__(32) float scratch[kWarps][kBlockValues];
+  for (int i = threadIdx.x; i < p.blocks * kBlockValues; i += kThreads) bands[i] = p.bands[i];
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32;
+  const int y0 = blockIdx.y * kColumnTileRows;
+  const int x0 = blockIdx.x * kColumnTileScalars + warp * kColumnBlocks * kBandBlock;
+  Accumulator acc[kColumnRowBlocks][kColumnBlocks];
+#pragma unroll
+  for (int t = 0; t < kColumnRowBlocks; ++t)
+#pragma unroll
+    for (int j = 0; j < kColumnBlocks; ++j) wmma::fill_fragment(acc[t][j], 0.0f);
+  // Intermediate row block r starts at mid row y0 + 16 r (mid row i is input row i - margin rows).
+  const half* column = p.mid + static_cast<size_t>(y0) * p.mid_pitch + x0;
+  const int row_blocks_in = kColumnRowBlocks + p.blocks - 1;
+  for (int r = 0; r < row_blocks_in; ++r) {
+    BandB in[kColumnBlocks];
+    const half* rows = column + static_cast<size_t>(r) * kBandBlock * p.mid_pitch;
+#pragma unroll
+    for (int j = 0; j < kColumnBlocks; ++j)
+      wmma::load_matrix_sync(in[j], rows + j * kBandBlock, static_cast<unsigned>(p.mid_pitch));
+#pragma unroll
+    for (int t = 0; t < kColumnRowBlocks; ++t) {
+      const int m = r - t;
+      if (m < 0 || m >= p.blocks) continue;
+      BandA band;
+      wmma::load_matrix_sync(band, bands + m * kBlockValues, kBandBlock);
+#pragma unroll
+      for (int j = 0; j < kColumnBlocks; ++j) wmma::mma_sync(acc[t][j], band, in[j], acc[t][j]);
+    }
+  }
+
+#pragma unroll
+  for (int t = 0; t < kColumnRowBlocks; ++t)
+#pragma unroll
+    for (int j = 0; j < kColumnBlocks; ++j)
+      store_block(p, acc[t][j], scratch[warp], y0 + t * kBandBlock, x0 + j * kBandBlock);
 }
 
 }  // namespace
@@ -247,11 +275,12 @@ Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x
   // Synchronous on purpose: plan() is not per frame and the host vector dies on return.
   CG_CUDA_TRY(cudaMemcpy(bands_.get(), values.data(), values.size() * sizeof(half), cudaMemcpyHostToDevice));
 
+  if (columns.blocks > kMaxColumnBands) return Status::invalid("vertical FIR radius too large for the tensor cores");
   halo_ = rows.halo;
   row_bands_ = rows.blocks;
   margin_rows_ = columns.halo;
   column_bands_ = columns.blocks;
-  mid_rows_ = round_up(g.height, kTileRows) + kTileRows * (column_bands_ - 1);
+  mid_rows_ = round_up(g.height, kColumnTileRows) + kTileRows * (column_bands_ - 1);
   mid_pitch_ = static_cast<size_t>(round_up(g.samples_per_row(), kTileScalars));
   CG_TRY(mid_.reserve(static_cast<size_t>(mid_rows_) * mid_pitch_ * sizeof(half)));
   row_smem_ = row_smem_bytes(halo_);
@@ -282,8 +311,9 @@ Status TensorFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_p
   const ColumnPass columns{mid, mid_pitch_, bands + static_cast<size_t>(row_bands_) * kBlockValues, column_bands_,
                            static_cast<unsigned char*>(dst), dst_pitch, static_cast<const unsigned char*>(src),
                            src_pitch, g.samples_per_row(), g.height, g.channels, finish};
-  tensor_columns_kernel<<<dim3(tiles_x, static_cast<unsigned>((g.height + kTileRows - 1) / kTileRows)), kThreads, 0,
-                          stream>>>(columns);
+  tensor_columns_kernel<<<dim3(static_cast<unsigned>(mid_pitch_ / kColumnTileScalars),
+                               static_cast<unsigned>((g.height + kColumnTileRows - 1) / kColumnTileRows)),
+                          kThreads, 0, stream>>>(columns);
   CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }

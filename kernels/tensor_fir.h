@@ -27,7 +27,9 @@ class TensorFir {
   static constexpr int kMaxRadius = 128;
   // Below this radius in both directions the CUDA-core fused kernel is faster
   // (docs/bench/kernel_choices.md, "FIR: tensor cores").
-  static constexpr int kMinRadius = 13;
+  static constexpr int kMinRadius = 12;
+  // 16x16 blocks of the vertical band at kMaxRadius (kept in the vertical pass's shared memory).
+  static constexpr int kMaxColumnBands = (kMaxRadius + (kMaxRadius + 15) / 16 * 16 + 15) / 16 + 1;
 
   // Whether a plane and radii can run here: 8-bit samples without shift, 1, 2 or 4 channels,
   // radii up to kMaxRadius, and a GPU with tensor cores (compute capability 7.0 or later).

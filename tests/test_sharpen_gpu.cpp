@@ -228,7 +228,7 @@ CG_TEST(recursive_apply_stages_its_inputs_in_every_layout) {
 }
 
 CG_TEST(sharpen_on_tensor_cores) {
-  // The FIR on tensor cores (8-bit, 1, 2 or 4 channels, radius 13 and more) finishes its samples
+  // The FIR on tensor cores (8-bit, 1, 2 or 4 channels, radius 12 and more) finishes its samples
   // in its vertical pass: amounts, thresholds and a kept channel, at sizes that end mid-tile.
   PlaneSpec rgba = plane_spec(385, 289, 4);
   rgba.channel_parts[3] = kPartAlpha;
