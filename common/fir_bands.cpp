@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "fir_bands.h"
 
+#include <cmath>
+
 namespace cudagaussian {
 namespace {
 
@@ -44,6 +46,15 @@ FirBands column_bands(const std::vector<double>& taps) {
         b.values[(static_cast<size_t>(m) * kBandBlock + i) * kBandBlock + k] = static_cast<float>(taps[distance + radius]);
       }
   return b;
+}
+
+bool taps_suit_tensor_cores(const std::vector<double>& taps) {
+  double sum = 0.0;
+  for (double t : taps) {
+    if (!(t >= 0.0)) return false;
+    sum += t;
+  }
+  return std::fabs(sum - 1.0) <= 1e-6;
 }
 
 }  // namespace cudagaussian

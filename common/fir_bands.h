@@ -30,4 +30,25 @@ struct FirBands {
 FirBands row_bands(const std::vector<double>& taps, int channels);
 FirBands column_bands(const std::vector<double>& taps);
 
+// How the tensor-core kernels tile the products (shared with the CPU model of the tests):
+// a horizontal tile makes 16 rows of kRowTileScalars outputs from its outputs and `halo`
+// scalars each side, a vertical tile kColumnTileRows rows.
+constexpr int kRowTileScalars = 256;
+constexpr int kColumnTileRows = 64;
+constexpr int row_stage_scalars(int halo) { return kRowTileScalars + 2 * halo; }
+// The intermediate between the passes: a row per input row from `columns.halo` above the plane
+// to as far below it as the last vertical tile reads, and whole horizontal tiles per row.
+inline int intermediate_rows(int height, const FirBands& columns) {
+  return (height + kColumnTileRows - 1) / kColumnTileRows * kColumnTileRows + kBandBlock * (columns.blocks - 1);
+}
+inline int intermediate_pitch(int row_scalars) {
+  return (row_scalars + kRowTileScalars - 1) / kRowTileScalars * kRowTileScalars;
+}
+
+// The largest error of the tensor-core FIR's blur against the exact FIR of the same taps, in
+// levels of an 8-bit sample, before rounding (docs/algorithms.md, "The FIR on tensor cores").
+constexpr double kTensorFirErrorBound = 0.17;
+// Whether taps suit the fp16 products that bound assumes: none negative, summing to 1.
+bool taps_suit_tensor_cores(const std::vector<double>& taps);
+
 }  // namespace cudagaussian

@@ -476,6 +476,13 @@ int alignment_of(const void* p, size_t pitch) {
 Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                           const std::vector<double>& taps_y, Border border, const Schedule& schedule) {
   release();
+  const Status st = plan_kernels(geometry, taps_x, taps_y, border, schedule);
+  if (!st.ok()) release();  // nothing of a failed plan stays
+  return st;
+}
+
+Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                                  const std::vector<double>& taps_y, Border border, const Schedule& schedule) {
   if (!geometry.valid())
     return Status::invalid("invalid plane geometry: " + std::to_string(geometry.width) + "x" +
                            std::to_string(geometry.height) + ", " +
@@ -506,7 +513,7 @@ Status SeparableFir::plan(const PlaneGeometry& geometry, const std::vector<doubl
   radius_x_ = rx;
   radius_y_ = ry;
   using Cores = Schedule::Cores;
-  if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, rx, ry, major) &&
+  if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, taps_x, taps_y, major) &&
       (schedule.cores == Cores::Tensor || TensorFir::faster(rx, ry))) {
     CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border));
     planned_ = true;
@@ -648,6 +655,9 @@ void SeparableFir::release() {
   planned_ = false;
   fused_ = false;
   radius_x_ = radius_y_ = 0;
+  border_ = Border::Replicate;
+  smem_bytes_ = 0;
+  rows_per_block_ = taps_y_offset_ = 0;
   geometry_ = PlaneGeometry();
 }
 

@@ -56,6 +56,8 @@ class SeparableFir : public PlaneBlur {
   const PlaneGeometry& geometry() const { return geometry_; }
 
  private:
+  Status plan_kernels(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                      const std::vector<double>& taps_y, Border border, const Schedule& schedule);
   Status check_frame(const PlanePair& frame) const;
 
   PlaneGeometry geometry_;

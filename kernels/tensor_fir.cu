@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include <cuda_fp16.h>
 #include <mma.h>
@@ -33,13 +34,14 @@ constexpr int kWarps = 4;
 constexpr int kThreads = kWarps * 32;
 constexpr int kWarpBlocks = 4;                             // 16-scalar output blocks per warp
 constexpr int kWarpScalars = kWarpBlocks * kBandBlock;     // 64
-constexpr int kTileScalars = kWarps * kWarpScalars;        // 256 output scalars per block
+constexpr int kTileScalars = kRowTileScalars;              // 256 output scalars per block
+static_assert(kTileScalars == kWarps * kWarpScalars, "the horizontal tile is its warps' blocks");
 constexpr int kTileRows = kBandBlock;                      // 16
 constexpr int kBlockValues = kBandBlock * kBandBlock;      // 256 values in a 16x16 block
 // The vertical pass: a warp makes kColumnRowBlocks x kColumnBlocks blocks of 16x16 outputs.
 constexpr int kColumnRowBlocks = 4;
 constexpr int kColumnBlocks = 2;
-constexpr int kColumnTileRows = kColumnRowBlocks * kBandBlock;                // 64
+static_assert(kColumnTileRows == kColumnRowBlocks * kBandBlock, "the vertical tile is its warps' rows of blocks");
 constexpr int kColumnTileScalars = kWarps * kColumnBlocks * kBandBlock;        // 128
 static_assert(kTileScalars % kColumnTileScalars == 0, "both passes tile the intermediate's pitch");
 constexpr int kStagePad = 8;  // halves after each staged row, so that rows start in other banks
@@ -51,13 +53,15 @@ using BandA = wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major>;
 using BandB = wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major>;
 using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
 
-int round_up(int v, int m) { return (v + m - 1) / m * m; }
 
-__host__ __device__ constexpr int stage_stride(int halo) { return kTileScalars + 2 * halo + kStagePad; }
+__host__ __device__ constexpr int stage_stride(int halo) { return row_stage_scalars(halo) + kStagePad; }
 
-size_t row_smem_bytes(int halo) {
+constexpr size_t row_smem_bytes(int halo) {
   return static_cast<size_t>(kTileRows) * stage_stride(halo) * sizeof(half) + kWarps * kBlockValues * sizeof(float);
 }
+// The widest halo (4 channels at kMaxRadius) fits the 48 KB any GPU gives a block without opting in.
+static_assert(row_smem_bytes((4 * TensorFir::kMaxRadius + kBandBlock - 1) / kBandBlock * kBandBlock) <= 48 * 1024,
+              "the horizontal tile outgrows 48 KB of shared memory");
 
 struct RowPass {
   const unsigned char* src;
@@ -116,7 +120,7 @@ __global__ void __launch_bounds__(kThreads) tensor_rows_kernel(RowPass p) {
 
   const int x0 = blockIdx.x * kTileScalars;
   const int mid_row0 = blockIdx.y * kTileRows;
-  const int quads = (kTileScalars + 2 * p.halo) / 4;
+  const int quads = row_stage_scalars(p.halo) / 4;
   for (int i = threadIdx.x; i < kTileRows * quads; i += kThreads) {
     const int r = i / quads, s = (i - r * quads) * 4;
     const int y = border_index(mid_row0 + r - p.margin_rows, p.height, p.border);
@@ -253,18 +257,27 @@ __global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) 
 
 }  // namespace
 
-bool TensorFir::applies(const PlaneGeometry& g, int radius_x, int radius_y, int compute_major) {
-  // The intermediate's rows (the plane's, rounded to 16, and the margins) make at most 65535
-  // blocks of a grid's y dimension.
+bool TensorFir::applies(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
+                        int compute_major) {
+  // The intermediate's rows (the plane's, rounded to a vertical tile, and the margins) make at
+  // most 65535 blocks of a grid's y dimension.
   constexpr int kMaxRows = 65535 * kTileRows - 4 * kMaxRadius;
+  const int radius_x = static_cast<int>(taps_x.size() / 2), radius_y = static_cast<int>(taps_y.size() / 2);
   return compute_major >= 7 && g.bytes_per_sample == 1 && g.shift == 0 &&
          (g.channels == 1 || g.channels == 2 || g.channels == 4) && radius_x <= kMaxRadius &&
-         radius_y <= kMaxRadius && g.height <= kMaxRows;
+         radius_y <= kMaxRadius && g.height <= kMaxRows && taps_suit_tensor_cores(taps_x) &&
+         taps_suit_tensor_cores(taps_y);
 }
 
 Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
                        Border border) {
   release();
+  int device = 0, major = 0;
+  CG_CUDA_TRY(cudaGetDevice(&device));
+  CG_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (!g.valid() || !applies(g, taps_x, taps_y, major))
+    return Status::invalid("the tensor-core FIR takes 8-bit planes of 1, 2 or 4 channels, Gaussian taps of radius up to " +
+                           std::to_string(kMaxRadius) + ", on compute capability 7.0 or later");
   const FirBands rows = row_bands(taps_x, g.channels);
   const FirBands columns = column_bands(taps_y);
   std::vector<half> values;
@@ -275,18 +288,14 @@ Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x
   // Synchronous on purpose: plan() is not per frame and the host vector dies on return.
   CG_CUDA_TRY(cudaMemcpy(bands_.get(), values.data(), values.size() * sizeof(half), cudaMemcpyHostToDevice));
 
-  if (columns.blocks > kMaxColumnBands) return Status::invalid("vertical FIR radius too large for the tensor cores");
   halo_ = rows.halo;
   row_bands_ = rows.blocks;
   margin_rows_ = columns.halo;
   column_bands_ = columns.blocks;
-  mid_rows_ = round_up(g.height, kColumnTileRows) + kTileRows * (column_bands_ - 1);
-  mid_pitch_ = static_cast<size_t>(round_up(g.samples_per_row(), kTileScalars));
+  mid_rows_ = intermediate_rows(g.height, columns);
+  mid_pitch_ = static_cast<size_t>(intermediate_pitch(g.samples_per_row()));
   CG_TRY(mid_.reserve(static_cast<size_t>(mid_rows_) * mid_pitch_ * sizeof(half)));
   row_smem_ = row_smem_bytes(halo_);
-  if (row_smem_ > 48 * 1024)
-    CG_CUDA_TRY(cudaFuncSetAttribute(tensor_rows_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(row_smem_)));
   geometry_ = g;
   border_ = border;
   planned_ = true;
@@ -321,8 +330,11 @@ Status TensorFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_p
 void TensorFir::release() {
   bands_.release();
   mid_.release();
-  planned_ = false;
   geometry_ = PlaneGeometry();
+  border_ = Border::Replicate;
+  halo_ = row_bands_ = margin_rows_ = column_bands_ = mid_rows_ = 0;
+  mid_pitch_ = row_smem_ = 0;
+  planned_ = false;
 }
 
 }  // namespace cudagaussian

@@ -31,14 +31,17 @@ class TensorFir {
   // 16x16 blocks of the vertical band at kMaxRadius (kept in the vertical pass's shared memory).
   static constexpr int kMaxColumnBands = (kMaxRadius + (kMaxRadius + 15) / 16 * 16 + 15) / 16 + 1;
 
-  // Whether a plane and radii can run here: 8-bit samples without shift, 1, 2 or 4 channels,
-  // radii up to kMaxRadius, and a GPU with tensor cores (compute capability 7.0 or later).
-  static bool applies(const PlaneGeometry& geometry, int radius_x, int radius_y, int compute_major);
+  // Whether a plane and its taps can run here: 8-bit samples without shift, 1, 2 or 4 channels,
+  // taps of radius up to kMaxRadius that are none negative and sum to 1 (the Gaussian's: the error
+  // bound of docs/algorithms.md rests on it), and a GPU with tensor cores (compute capability 7.0
+  // or later).
+  static bool applies(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                      const std::vector<double>& taps_y, int compute_major);
   // Whether it is also the faster choice (a radius of at least kMinRadius).
   static bool faster(int radius_x, int radius_y) { return radius_x >= kMinRadius || radius_y >= kMinRadius; }
 
-  // Builds the band matrices (uploaded once) and reserves the intermediate. Call with the CUDA
-  // context current; not per frame.
+  // Builds the band matrices (uploaded once) and reserves the intermediate; refuses what
+  // applies() refuses. Call with the CUDA context current; not per frame.
   Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
               const std::vector<double>& taps_y, Border border);
   // One frame: src into dst (device planes, pitches in bytes, already checked by the caller),
