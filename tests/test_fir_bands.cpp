@@ -148,6 +148,15 @@ CG_TEST(fp16_error_within_the_bound) {
   CHECK(worst_seen > 0.0);  // the model does round
 }
 
+CG_TEST(taps_the_tensor_cores_take) {
+  // Gaussian taps of every radius (and the identity) suit them; taps with a negative value or
+  // not summing to 1 do not (the error bound rests on both).
+  for (double sigma : {0.0, 0.5, 3.0, 32.0}) CHECK(taps_suit_tensor_cores(gaussian_taps(sigma, fir_radius(sigma, 4.0))));
+  CHECK(!taps_suit_tensor_cores({-0.25, 1.5, -0.25}));
+  CHECK(!taps_suit_tensor_cores({0.25, 0.25, 0.25}));
+  CHECK(!taps_suit_tensor_cores({0.5, 1.0, 0.5}));
+}
+
 CG_TEST(band_shapes) {
   // A radius of R pixels of C channels reaches C R scalars each way: a halo of C R rounded up to
   // 16, and blocks up to the farthest distance from every output of a block.
