@@ -51,12 +51,19 @@ struct Row {
   int radius;
   double fir_us, copy_us, copy1d_us;
   double cuda_cores_us;             // SeparableFir on CUDA cores (fused or two-pass)
-  double tensor_us;                 // SeparableFir on tensor cores
+  double tensor_us;                 // SeparableFir on tensor cores (0: they do not apply)
   double table_us, incremental_us;  // the per-pixel kernel, taps from a table / incremental
   double texture_us;                // the per-pixel kernel reading through textures
   int texture_diff;                 // max |texture - per-pixel table| over one frame
   double floor_us() const { return std::min(copy_us, copy1d_us); }
 };
+
+// A time with one decimal, or nothing for a kernel that was not run (0).
+std::string us_or_blank(double us) {
+  char text[32] = "";
+  if (us > 0) std::snprintf(text, sizeof text, "%.1f", us);
+  return text;
+}
 
 // The --sizes table (see the top of the file).
 int size_table(const cudaDeviceProp& prop, const char* csv_path) {
@@ -191,7 +198,9 @@ int main(int argc, char** argv) {
     };
     Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
     BENCH_CHECK(time_op(blur, &r.fir_us));
+    const bool tensor_applies = TensorFir::applies(g, taps, taps, prop.major);
     for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor}) {
+      if (cores == SeparableFir::Schedule::Cores::Tensor && !tensor_applies) continue;  // left blank
       SeparableFir::Schedule pinned;
       pinned.cores = cores;
       SeparableFir other;
@@ -249,8 +258,8 @@ int main(int argc, char** argv) {
   std::printf("| sigma | radius | FIR µs | CUDA cores µs | tensor cores µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
   std::printf("|------:|-------:|-------:|---:|---:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
   for (const Row& r : rows)
-    std::printf("| %g | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
-                r.radius, r.fir_us, r.cuda_cores_us, r.tensor_us, r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
+    std::printf("| %g | %d | %.1f | %.1f | %s | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
+                r.radius, r.fir_us, r.cuda_cores_us, us_or_blank(r.tensor_us).c_str(), r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
                 r.table_us, r.incremental_us, 100.0 * (r.table_us / r.incremental_us - 1.0), r.texture_us,
                 r.texture_diff);
 

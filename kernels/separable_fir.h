@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Separable FIR Gaussian on one plane, accumulated in float and rounded to nearest. 8-bit planes
-// of 1, 2 or 4 channels run on tensor cores (tensor_fir.h) up to its radius. Otherwise small
+// of 1, 2 or 4 channels run on tensor cores (tensor_fir.h) between its smallest and largest
+// radius. Otherwise small
 // radii run as one fused kernel (vertical pass into shared memory, horizontal pass out of it);
 // larger ones as a vertical pass into a float intermediate and a horizontal pass out of it. Any
 // size, pitch, radius up to kMaxRadius, and the replicate / mirror / reflect borders of

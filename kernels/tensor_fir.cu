@@ -53,7 +53,6 @@ using BandA = wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major>;
 using BandB = wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major>;
 using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
 
-
 __host__ __device__ constexpr int stage_stride(int halo) { return row_stage_scalars(halo) + kStagePad; }
 
 constexpr size_t row_smem_bytes(int halo) {
