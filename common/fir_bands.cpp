@@ -57,4 +57,15 @@ bool taps_suit_tensor_cores(const std::vector<double>& taps) {
   return std::fabs(sum - 1.0) <= 1e-6;
 }
 
+bool plane_suits_tensor_cores(const PlaneGeometry& g, const std::vector<double>& taps_x,
+                              const std::vector<double>& taps_y) {
+  // The intermediate's rows (the plane's, rounded to a vertical tile, and the margins) make at
+  // most 65535 blocks of a grid's y dimension.
+  constexpr int kMaxRows = 65535 * kBandBlock - 4 * kTensorFirMaxRadius;
+  const int radius_x = static_cast<int>(taps_x.size() / 2), radius_y = static_cast<int>(taps_y.size() / 2);
+  return g.bytes_per_sample == 1 && g.shift == 0 && (g.channels == 1 || g.channels == 2 || g.channels == 4) &&
+         radius_x <= kTensorFirMaxRadius && radius_y <= kTensorFirMaxRadius && g.height <= kMaxRows &&
+         taps_suit_tensor_cores(taps_x) && taps_suit_tensor_cores(taps_y);
+}
+
 }  // namespace cudagaussian

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "plane.h"
+
 namespace cudagaussian {
 
 constexpr int kBandBlock = 16;
@@ -50,5 +52,13 @@ inline int intermediate_pitch(int row_scalars) {
 constexpr double kTensorFirErrorBound = 0.17;
 // Whether taps suit the fp16 products that bound assumes: none negative, summing to 1.
 bool taps_suit_tensor_cores(const std::vector<double>& taps);
+
+// The largest radius of the tensor-core kernels in either direction: a horizontal tile and its
+// halo (4R scalars each side for RGBA) then fit the 48 KB of shared memory any GPU gives a block.
+constexpr int kTensorFirMaxRadius = 128;
+// Whether a plane and its taps suit the tensor-core kernels, whatever the GPU: 8-bit samples
+// without shift, 1, 2 or 4 channels, radii up to kTensorFirMaxRadius, taps_suit_tensor_cores.
+bool plane_suits_tensor_cores(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                              const std::vector<double>& taps_y);
 
 }  // namespace cudagaussian

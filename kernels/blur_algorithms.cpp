@@ -8,6 +8,7 @@
 #include "box_filter.h"
 #include "box_widths.h"
 #include "direct_conv.h"
+#include "fir_bands.h"
 #include "edge_aware.h"
 #include "fir_taps.h"
 #include "integral_box.h"
@@ -15,6 +16,7 @@
 #include "recursive_filter.h"
 #include "sample_finish_pass.h"
 #include "separable_fir.h"
+#include "tensor_fir.h"
 
 namespace cudagaussian {
 
@@ -85,10 +87,24 @@ Status plan_fir(const BlurSettings& s, bool chosen_by_auto, const std::vector<Pl
   });
 }
 
+// The largest radius at which a plane's FIR is as fast as Deriche block-parallel: on tensor
+// cores where the plane and its taps suit them (assuming a GPU that has them, compute
+// capability 7.0 or later), else on CUDA cores.
+int auto_fir_max_radius(const BlurSettings& s, const PlaneSpec& p) {
+  const double sx = plane_sigma(s.sigma_x, p.subsample_x), sy = plane_sigma(s.sigma_y, p.subsample_y);
+  const int rx = fir_radius(sx, s.truncate), ry = fir_radius(sy, s.truncate);
+  if (!TensorFir::faster(rx, ry) || rx > TensorFir::kMaxRadius || ry > TensorFir::kMaxRadius ||
+      !plane_suits_tensor_cores(p.geometry, gaussian_taps(sx, rx), gaussian_taps(sy, ry)))
+    return kAutoFirMaxRadius;
+  return p.geometry.channels == 4 ? kAutoTensorFirMaxRadius : TensorFir::kMaxRadius;
+}
+
+// Against Deriche's 1: the largest of the planes' radii, each over its auto_fir_max_radius.
 double fir_auto_cost(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
-  int r = 0;
-  for (const PlaneSpec& p : planes) r = std::max(r, plane_fir_radius(s, p));
-  return r;
+  double cost = 0.0;
+  for (const PlaneSpec& p : planes)
+    cost = std::max(cost, static_cast<double>(plane_fir_radius(s, p)) / auto_fir_max_radius(s, p));
+  return cost;
 }
 
 Status check_direct(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
@@ -146,10 +162,9 @@ Status plan_recursive(const BlurSettings& s, bool, const std::vector<PlaneSpec>&
   });
 }
 
-// Deriche block-parallel costs about as much as the FIR at kAutoFirMaxRadius; it is exact for
-// the replicate border only.
+// The unit of the auto costs (fir_auto_cost); exact for the replicate border only.
 double deriche_auto_cost(const BlurSettings& s, const std::vector<PlaneSpec>&) {
-  return s.border == Border::Replicate ? kAutoFirMaxRadius + 0.5 : -1.0;
+  return s.border == Border::Replicate ? 1.0 : -1.0;
 }
 
 // --- box: iterated box passes ---------------------------------------------------------------

@@ -15,9 +15,14 @@
 
 namespace cudagaussian {
 
-// algorithm=auto takes the FIR up to this radius and Deriche block-parallel beyond: between the
-// measured crossovers at SD and 1080p (docs/bench/kernel_choices.md, "algorithm=auto").
-constexpr int kAutoFirMaxRadius = 32;
+// algorithm=auto takes the FIR up to these radii and Deriche block-parallel beyond, from the
+// crossovers measured from SD to 4K (bench_auto; docs/bench/kernel_choices.md, "algorithm=auto"):
+// the FIR on CUDA cores (16-bit and 3-channel planes),
+constexpr int kAutoFirMaxRadius = 24;
+// on tensor cores, planes of 4 channels (RGBA, BGRx, ...);
+constexpr int kAutoTensorFirMaxRadius = 56;
+// on tensor cores, planes of 1 or 2 channels (luma, GRAY8, interleaved chroma): the tensor-core
+// FIR's whole range, TensorFir::kMaxRadius.
 
 struct BlurAlgorithm {
   Algorithm id;             // the element's enum value (stable)
@@ -37,9 +42,9 @@ struct BlurAlgorithm {
   // chosen_by_auto: algorithm=auto picked this row. Null for auto.
   Status (*plan)(const BlurSettings& settings, bool chosen_by_auto, const std::vector<PlaneSpec>& planes,
                  std::unique_ptr<FrameFilter>* filter);
-  // What algorithm=auto weighs: the cost of these settings in the FIR radius of the same run
-  // time, or a negative value where this row cannot run them exactly. Auto takes the lowest
-  // cost (the earlier row on a tie); null: never picked.
+  // What algorithm=auto weighs: the cost of these settings against Deriche block-parallel's
+  // (1), or a negative value where this row cannot run them exactly. Auto takes the lowest cost
+  // (the earlier row on a tie); null: never picked.
   double (*auto_cost)(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);
 };
 

@@ -56,7 +56,8 @@ class FrameBlur {
   // algorithm=auto: the fastest algorithm that meets the accuracy bar (the 8-bit rounding
   // ceiling against the exact Gaussian): of the rows of blur_algorithms() with an auto cost,
   // the cheapest that runs the settings exactly. The FIR's cost grows with its radius, Deriche
-  // block-parallel's does not and is as exact: FIR up to kAutoFirMaxRadius, Deriche beyond.
+  // block-parallel's does not and is as exact: the FIR up to a radius that depends on the cores
+  // it runs on (kAutoFirMaxRadius and the others of blur_algorithms.h), Deriche beyond.
   // Young–van Vliet, less exact, is never chosen. A border other than replicate keeps the FIR
   // (the recursions are exact for replicate only).
   static Algorithm resolve(const BlurSettings& settings, const std::vector<PlaneSpec>& planes);

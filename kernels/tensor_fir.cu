@@ -258,14 +258,7 @@ __global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) 
 
 bool TensorFir::applies(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
                         int compute_major) {
-  // The intermediate's rows (the plane's, rounded to a vertical tile, and the margins) make at
-  // most 65535 blocks of a grid's y dimension.
-  constexpr int kMaxRows = 65535 * kTileRows - 4 * kMaxRadius;
-  const int radius_x = static_cast<int>(taps_x.size() / 2), radius_y = static_cast<int>(taps_y.size() / 2);
-  return compute_major >= 7 && g.bytes_per_sample == 1 && g.shift == 0 &&
-         (g.channels == 1 || g.channels == 2 || g.channels == 4) && radius_x <= kMaxRadius &&
-         radius_y <= kMaxRadius && g.height <= kMaxRows && taps_suit_tensor_cores(taps_x) &&
-         taps_suit_tensor_cores(taps_y);
+  return compute_major >= 7 && plane_suits_tensor_cores(g, taps_x, taps_y);
 }
 
 Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,

@@ -15,6 +15,7 @@
 #include "blur_params.h"
 #include "cuda_status.h"
 #include "device_memory.h"
+#include "fir_bands.h"
 #include "plane.h"
 #include "sample_finish.h"
 
@@ -22,19 +23,18 @@ namespace cudagaussian {
 
 class TensorFir {
  public:
-  // The largest radius in either direction: the horizontal tile with its halo (4R scalars each
-  // side for RGBA) then fits the 48 KB of shared memory any GPU gives a block.
-  static constexpr int kMaxRadius = 128;
+  // The largest radius in either direction (common/fir_bands.h says why).
+  static constexpr int kMaxRadius = kTensorFirMaxRadius;
   // Below this radius in both directions the CUDA-core fused kernel is faster
   // (docs/bench/kernel_choices.md, "FIR: tensor cores").
   static constexpr int kMinRadius = 12;
   // 16x16 blocks of the vertical band at kMaxRadius (kept in the vertical pass's shared memory).
   static constexpr int kMaxColumnBands = (kMaxRadius + (kMaxRadius + 15) / 16 * 16 + 15) / 16 + 1;
 
-  // Whether a plane and its taps can run here: 8-bit samples without shift, 1, 2 or 4 channels,
-  // taps of radius up to kMaxRadius that are none negative and sum to 1 (the Gaussian's: the error
-  // bound of docs/algorithms.md rests on it), and a GPU with tensor cores (compute capability 7.0
-  // or later).
+  // Whether a plane and its taps can run here: plane_suits_tensor_cores (8-bit samples without
+  // shift, 1, 2 or 4 channels, taps of radius up to kMaxRadius that are none negative and sum to
+  // 1: the error bound of docs/algorithms.md rests on it), on a GPU with tensor cores (compute
+  // capability 7.0 or later).
   static bool applies(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                       const std::vector<double>& taps_y, int compute_major);
   // Whether it is also the faster choice (a radius of at least kMinRadius).

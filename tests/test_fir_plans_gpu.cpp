@@ -124,11 +124,13 @@ CG_TEST(refuses_invalid_arguments) {
   s.sigma_x = s.sigma_y = SeparableFir::kMaxRadius / 4.0;
   CHECK(blur.plan(s, {p}).ok());
 
-  // algorithm=auto: the FIR up to radius 32 and with non-replicate borders, Deriche beyond.
+  // algorithm=auto: on RGBA8 the FIR (tensor cores) up to radius 56 and with non-replicate
+  // borders, Deriche beyond.
   s.algorithm = Algorithm::Auto;
-  s.sigma_x = s.sigma_y = 8.0;  // R = 32
+  s.sigma_x = s.sigma_y = 14.0;  // R = 56
   CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Fir);
-  s.sigma_x = 8.25;
+  CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Fir);
+  s.sigma_x = 14.25;
   CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Deriche);
   s.sigma_x = s.sigma_y = 400.0;
   CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Deriche);

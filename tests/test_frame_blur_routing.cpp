@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the largest FIR radius
-// over the planes, and the border) and how split Auto and kappa -1 resolve per algorithm; and
+// FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the planes' FIR radii
+// against the radius where each kind of core stops winning, and the border) and how split Auto and kappa -1 resolve per algorithm; and
 // the plane arguments every blur checks before a launch.
 #include "check.h"
 #include "frame_blur.h"
+#include "blur_algorithms.h"
 #include "plane_blur.h"
+#include "tensor_fir.h"
 
 #include <string>
 
@@ -18,27 +20,57 @@ std::vector<cg::PlaneSpec> rgba_frame() {
   return {p};
 }
 
+// A 1080p plane of `channels` samples of `bytes` bytes, subsampled by `subsample` both ways.
+cg::PlaneSpec plane(int channels, int bytes, int subsample = 1) {
+  cg::PlaneSpec p;
+  p.geometry.width = 1920 / subsample, p.geometry.height = 1080 / subsample;
+  p.geometry.channels = channels, p.geometry.bytes_per_sample = bytes;
+  p.subsample_x = p.subsample_y = subsample;
+  return p;
+}
+
+// The radius at which auto leaves the FIR for Deriche on `planes`: the last radius (sigma =
+// radius / 4 at truncate 4) that resolves to the FIR, Deriche from the next one on.
+int auto_fir_limit(const std::vector<cg::PlaneSpec>& planes) {
+  cg::BlurSettings s;
+  int last_fir = 0;
+  for (int r = 1; r <= 200; ++r) {
+    s.sigma_x = s.sigma_y = r / 4.0;
+    if (cg::FrameBlur::resolve(s, planes) == cg::Algorithm::Fir) {
+      if (last_fir != r - 1) return -1;  // the FIR again after Deriche: not one switch
+      last_fir = r;
+    }
+  }
+  return last_fir;
+}
+
 }  // namespace
 
-CG_TEST(auto_is_the_fir_up_to_radius_32_then_deriche) {
-  cg::BlurSettings s;
-  s.sigma_x = s.sigma_y = 8.0;  // radius 32 at truncate 4
-  CHECK(cg::FrameBlur::resolve(s, rgba_frame()) == cg::Algorithm::Fir);
-  s.sigma_y = 8.25;  // radius 33 vertically
-  CHECK(cg::FrameBlur::resolve(s, rgba_frame()) == cg::Algorithm::Deriche);
-  s.border = cg::Border::Mirror;  // the recursions are exact for replicate only
-  CHECK(cg::FrameBlur::resolve(s, rgba_frame()) == cg::Algorithm::Fir);
-  // Chroma planes count with their own (smaller) sigma; the luma plane decides here.
+CG_TEST(auto_switches_to_deriche_where_each_kind_of_core_stops_winning) {
+  CHECK(auto_fir_limit(rgba_frame()) == cg::kAutoTensorFirMaxRadius);                // tensor cores, 4 channels
+  CHECK(auto_fir_limit({plane(1, 1)}) == cg::TensorFir::kMaxRadius);                 // GRAY8: tensor cores
+  CHECK(auto_fir_limit({plane(1, 1), plane(2, 1, 2)}) == cg::TensorFir::kMaxRadius);  // NV12
+  CHECK(auto_fir_limit({plane(4, 2)}) == cg::kAutoFirMaxRadius);                     // 16-bit: CUDA cores
+  CHECK(auto_fir_limit({plane(3, 1)}) == cg::kAutoFirMaxRadius);                     // RGB: CUDA cores
+  // The plane that reaches its limit first decides: 16-bit luma beside 8-bit chroma.
+  CHECK(auto_fir_limit({plane(1, 2), plane(2, 1, 2)}) == cg::kAutoFirMaxRadius);
+  // Chroma planes count with their own (smaller) sigma: here the luma plane decides.
   cg::BlurSettings t;
-  t.sigma_x = t.sigma_y = 8.25;
-  std::vector<cg::PlaneSpec> planes = rgba_frame();
-  planes[0].geometry.channels = 1;
-  cg::PlaneSpec chroma = planes[0];
-  chroma.subsample_x = chroma.subsample_y = 2;
-  planes.push_back(chroma);
-  CHECK(cg::FrameBlur::resolve(t, planes) == cg::Algorithm::Deriche);
+  t.sigma_x = t.sigma_y = 32.25;  // luma radius 129, beyond the tensor cores; chroma 65
+  CHECK(cg::FrameBlur::resolve(t, {plane(1, 1), plane(2, 1, 2)}) == cg::Algorithm::Deriche);
+  t.sigma_x = t.sigma_y = 32.0;
+  CHECK(cg::FrameBlur::resolve(t, {plane(1, 1), plane(2, 1, 2)}) == cg::Algorithm::Fir);
+  // Radii that differ between the directions: the larger counts.
+  t.sigma_x = 1.0, t.sigma_y = 14.25;  // radius 57 vertically on RGBA
+  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Deriche);
+  t.sigma_y = 14.0;
+  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Fir);
+  t.sigma_x = t.sigma_y = 40.0;
+  t.border = cg::Border::Mirror;  // the recursions are exact for replicate only
+  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Fir);
+  t.border = cg::Border::Replicate;
   t.algorithm = cg::Algorithm::Box;  // an explicit choice is kept
-  CHECK(cg::FrameBlur::resolve(t, planes) == cg::Algorithm::Box);
+  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Box);
 }
 
 CG_TEST(split_and_kappa_resolve_per_algorithm) {
