@@ -22,6 +22,7 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include "async_copy.cuh"
 #include "border.h"
 #include "fir_bands.h"
 
@@ -111,7 +112,52 @@ __device__ __forceinline__ void load_quad(const unsigned char* row, int g, const
   }
 }
 
-__global__ void __launch_bounds__(kThreads) tensor_rows_kernel(RowPass p) {
+// The horizontal products of a warp's kWarpBlocks output blocks, acc[j] += sum over m of
+// (staged block j + m) x B_m, in one of two orders (the sums are the same, in the same order).
+// By staged block: each staged block k is loaded once and multiplied into the (up to) four output
+// blocks it reaches, through band blocks m = k - j kept in registers, the last four (band block m
+// in slot m % 4; k runs in steps of four so that the slots are known at compile time). Fewer
+// loads, more branches: faster up to kWindowMaxBands band blocks (docs/bench/kernel_choices.md,
+// "FIR: tensor cores").
+constexpr int kWindowMaxBands = 12;
+__device__ __forceinline__ void multiply_by_staged_block(const RowPass& p, const half* a, int stride,
+                                                         Accumulator (&acc)[kWarpBlocks]) {
+  const int steps = p.blocks + kWarpBlocks - 1;
+  BandB band[kWarpBlocks];
+  for (int k0 = 0; k0 < steps; k0 += kWarpBlocks) {
+#pragma unroll
+    for (int u = 0; u < kWarpBlocks; ++u) {
+      const int k = k0 + u;
+      if (k >= steps) break;
+      if (k < p.blocks) wmma::load_matrix_sync(band[u], p.bands + k * kBlockValues, kBandBlock);
+      BandA in;
+      wmma::load_matrix_sync(in, a + k * kBandBlock, stride);
+#pragma unroll
+      for (int j = 0; j < kWarpBlocks; ++j) {
+        const int m = k - j;
+        if (m >= 0 && m < p.blocks) wmma::mma_sync(acc[j], in, band[(u - j + kWarpBlocks) % kWarpBlocks], acc[j]);
+      }
+    }
+  }
+}
+// By band block: each band block is loaded once and multiplied with the four staged blocks it
+// meets.
+__device__ __forceinline__ void multiply_by_band_block(const RowPass& p, const half* a, int stride,
+                                                       Accumulator (&acc)[kWarpBlocks]) {
+  for (int m = 0; m < p.blocks; ++m) {
+    BandB band;
+    wmma::load_matrix_sync(band, p.bands + m * kBlockValues, kBandBlock);
+#pragma unroll
+    for (int j = 0; j < kWarpBlocks; ++j) {
+      BandA in;
+      wmma::load_matrix_sync(in, a + (j + m) * kBandBlock, stride);
+      wmma::mma_sync(acc[j], in, band, acc[j]);
+    }
+  }
+}
+
+// Eight blocks per SM asked for: 64 registers, without spills.
+__global__ void __launch_bounds__(kThreads, 8) tensor_rows_kernel(RowPass p) {
   extern __shared__ __align__(32) unsigned char smem[];
   const int stride = stage_stride(p.halo);
   half* staged = reinterpret_cast<half*>(smem);
@@ -136,16 +182,10 @@ __global__ void __launch_bounds__(kThreads) tensor_rows_kernel(RowPass p) {
 #pragma unroll
   for (int j = 0; j < kWarpBlocks; ++j) wmma::fill_fragment(acc[j], 0.0f);
   const half* a = staged + warp * kWarpScalars;
-  for (int m = 0; m < p.blocks; ++m) {
-    BandB band;
-    wmma::load_matrix_sync(band, p.bands + m * kBlockValues, kBandBlock);
-#pragma unroll
-    for (int j = 0; j < kWarpBlocks; ++j) {
-      BandA in;
-      wmma::load_matrix_sync(in, a + (j + m) * kBandBlock, stride);
-      wmma::mma_sync(acc[j], in, band, acc[j]);
-    }
-  }
+  if (p.blocks <= kWindowMaxBands)
+    multiply_by_staged_block(p, a, stride, acc);
+  else
+    multiply_by_band_block(p, a, stride, acc);
 
   // Each lane converts eight values of a block row and writes them as one 16-byte store.
   float* mine = scratch + warp * kBlockValues;
@@ -167,10 +207,33 @@ __global__ void __launch_bounds__(kThreads) tensor_rows_kernel(RowPass p) {
   }
 }
 
+// The input samples a warp's output blocks finish with (kColumnTileRows rows of kColumnBlocks
+// x 16 scalars from (y0, q0)), copied into `staged` in the background (cp.async, 16 bytes at a
+// time where aligned) while the warp multiplies; pieces at the plane's edges or unaligned are
+// copied byte by byte. wait_async_copies() and a __syncwarp() make them visible.
+constexpr int kWarpColumnScalars = kColumnBlocks * kBandBlock;  // 32
+__device__ void stage_finish_inputs(const ColumnPass& p, int y0, int q0,
+                                    unsigned char (*staged)[kWarpColumnScalars]) {
+  constexpr int kPiece = 16, kPiecesPerRow = kWarpColumnScalars / kPiece;
+  const int lane = threadIdx.x % 32;
+  for (int k = lane; k < kColumnTileRows * kPiecesPerRow; k += 32) {
+    const int row = k / kPiecesPerRow, at = (k % kPiecesPerRow) * kPiece;
+    const int y = y0 + row, q = q0 + at;
+    if (y >= p.height || q >= p.row_scalars) continue;
+    const unsigned char* from = p.src + static_cast<size_t>(y) * p.src_pitch + q;
+    if (q + kPiece <= p.row_scalars && (reinterpret_cast<uintptr_t>(from) % kPiece) == 0) {
+      copy_async<kPiece>(&staged[row][at], from);
+    } else {
+      for (int i = 0; i < kPiece && q + i < p.row_scalars; ++i) staged[row][at + i] = __ldg(from + i);
+    }
+  }
+}
+
 // Rounds, finishes and stores the 16x16 block `acc` whose top-left sample is (y0, q0), through the
-// warp's scratch block; each lane stores eight samples of a row.
+// warp's scratch block; each lane stores eight samples of a row. `inputs`: the block's input
+// samples (rows kWarpColumnScalars apart) where the finishing step needs them.
 __device__ __forceinline__ void store_block(const ColumnPass& p, const Accumulator& acc, float* scratch, int y0,
-                                            int q_block) {
+                                            int q_block, const unsigned char* inputs) {
   const int lane = threadIdx.x % 32;
   wmma::store_matrix_sync(scratch, acc, kBandBlock, wmma::mem_row_major);
   __syncwarp();
@@ -181,14 +244,9 @@ __device__ __forceinline__ void store_block(const ColumnPass& p, const Accumulat
     const int n = p.row_scalars - q0 < 8 ? p.row_scalars - q0 : 8;
     const bool whole = n == 8;
     unsigned char b[8];
-    if (p.finish.active()) {  // the input samples the finishing step needs, eight at a time where aligned
-      const unsigned char* from = p.src + static_cast<size_t>(y) * p.src_pitch + q0;
-      if (whole && (reinterpret_cast<uintptr_t>(from) & 7) == 0) {
-        const uint2 w = __ldg(reinterpret_cast<const uint2*>(from));
-        std::memcpy(b, &w, 8);
-      } else {
-        for (int k = 0; k < 8; ++k) b[k] = k < n ? __ldg(from + k) : 0;
-      }
+    if (p.finish.active()) {
+      const uint2 w = *reinterpret_cast<const uint2*>(inputs + row * kWarpColumnScalars + half_row);
+      std::memcpy(b, &w, 8);
     }
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
@@ -216,12 +274,14 @@ __device__ __forceinline__ void store_block(const ColumnPass& p, const Accumulat
 __global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) {
   __shared__ __align__(32) half bands[TensorFir::kMaxColumnBands * kBlockValues];
   __shared__ __align__(32) float scratch[kWarps][kBlockValues];
+  __shared__ __align__(16) unsigned char staged[kWarps][kColumnTileRows][kWarpColumnScalars];
+  const int warp = threadIdx.x / 32;
+  const int y0 = blockIdx.y * kColumnTileRows;
+  const int x0 = blockIdx.x * kColumnTileScalars + warp * kWarpColumnScalars;
+  if (p.finish.active()) stage_finish_inputs(p, y0, x0, staged[warp]);
   for (int i = threadIdx.x; i < p.blocks * kBlockValues; i += kThreads) bands[i] = p.bands[i];
   __syncthreads();
 
-  const int warp = threadIdx.x / 32;
-  const int y0 = blockIdx.y * kColumnTileRows;
-  const int x0 = blockIdx.x * kColumnTileScalars + warp * kColumnBlocks * kBandBlock;
   Accumulator acc[kColumnRowBlocks][kColumnBlocks];
 #pragma unroll
   for (int t = 0; t < kColumnRowBlocks; ++t)
@@ -247,11 +307,14 @@ __global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) 
     }
   }
 
+  wait_async_copies();
+  __syncwarp();
 #pragma unroll
   for (int t = 0; t < kColumnRowBlocks; ++t)
 #pragma unroll
     for (int j = 0; j < kColumnBlocks; ++j)
-      store_block(p, acc[t][j], scratch[warp], y0 + t * kBandBlock, x0 + j * kBandBlock);
+      store_block(p, acc[t][j], scratch[warp], y0 + t * kBandBlock, x0 + j * kBandBlock,
+                  &staged[warp][t * kBandBlock][j * kBandBlock]);
 }
 
 }  // namespace

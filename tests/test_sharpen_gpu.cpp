@@ -232,12 +232,18 @@ CG_TEST(recursive_apply_stages_its_inputs_in_every_layout) {
 CG_TEST(sharpen_on_tensor_cores) {
   // The FIR on tensor cores (8-bit, 1, 2 or 4 channels, radius 12 and more) finishes its samples
   // in its vertical pass: amounts up to the largest, thresholds and a kept channel, at sizes that
-  // end mid-tile.
+  // end mid-tile, with rows whose inputs it copies 16 bytes at a time (aligned, pad 0) or byte by
+  // byte (an odd pitch, the right edge).
   PlaneSpec rgba = plane_spec(385, 289, 4);
   rgba.channel_parts[3] = kPartAlpha;
-  const PlaneSpec shapes[] = {rgba, plane_spec(97, 61, 1), plane_spec(130, 47, 2), plane_spec(1, 1, 4)};
+  PlaneSpec aligned = plane_spec(256, 70, 4);
+  aligned.channel_parts[3] = kPartAlpha;
+  const struct {
+    PlaneSpec shape;
+    int pad;  // bytes after each row
+  } layouts[] = {{rgba, 5}, {aligned, 0}, {plane_spec(97, 61, 1), 5}, {plane_spec(130, 47, 2), 5}, {plane_spec(1, 1, 4), 5}};
   uint32_t seed = 300;
-  for (const PlaneSpec& shape : shapes)
+  for (const auto& layout : layouts)
     for (double amount : {0.8, 2.5, kMaxSharpen})
       for (double threshold : {0.0, 6.0}) {
         BlurSettings s;
@@ -247,7 +253,8 @@ CG_TEST(sharpen_on_tensor_cores) {
         s.sharpen = amount;
         s.sharpen_threshold = threshold;
         s.parts = kPartColor | kPartLuma | kPartChroma;
-        const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, 5, seed++)};
+        const PlaneSpec& shape = layout.shape;
+        const std::vector<HostPlane> in{cgtest::make_plane(shape.geometry, layout.pad, seed++)};
         const Outcome o = run_and_compare(s, {shape}, in);
         CHECK_MSG(o.ran && o.worst <= tolerance(s, shape.geometry) && o.kept_changed == 0,
                   "%dx%dx%d sharpen %g threshold %g: max diff %g, %ld kept samples changed", shape.geometry.width,
