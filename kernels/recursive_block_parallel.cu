@@ -429,9 +429,10 @@ __device__ inline void apply_from_records(const Lines& l, const Plane<TIn>& in, 
 
 // kFinish: the last pass, finishing its samples (a kernel of its own, so that the finishing
 // path's registers do not weigh on the plain one). Its input samples are staged in shared
-// memory while the segment loads, so that each store finishes its sample as it goes, as the
-// plain stores do. The finishing instance is asked for four blocks per SM (at most 128
-// registers), the plain one for none (0), as measured.
+// memory while the segment loads; the recursion stores its blurred samples in shared memory
+// too, and one short loop finishes and stores them: finished inside the unrolled recursion, the
+// code outgrew the instruction cache. The finishing instance is asked for four blocks per SM
+// (at most 128 registers), the plain one for none (0), as measured.
 template <class Ops, typename TIn, typename TOut, bool kFinish>
 __global__ void __launch_bounds__(kThreads, kFinish ? 4 : 0)
 bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, const float* anticausal,
@@ -452,7 +453,12 @@ bp_apply_kernel(Lines l, Plane<TIn> in, Plane<TOut> out, const float* causal, co
     const int step = static_cast<int>(l.step(out.pitch));
     const bool keep = (finish.finish.keep >> (it.line % l.channels)) & 1u;
     const SampleFinish f = finish.finish;
-    apply_entry(p, e, [&](int i, float v) { first[i * step] = finished_sample(out, f, keep, v, staged[warp][i][lane]); });
+    __shared__ float blurred[kThreads / kWarp][kSegment][kWarp];
+    apply_entry(p, e, [&](int i, float v) { blurred[warp][i][lane] = v; });
+    const int count = e.g.count;
+#pragma unroll 4
+    for (int i = 0; i < count; ++i)
+      first[i * step] = finished_sample(out, f, keep, blurred[warp][i][lane], staged[warp][i][lane]);
   } else {
     if (!active) return;
     TOut* first = out.data + l.index(it.line, it.s0, out.pitch);
