@@ -46,6 +46,8 @@ static_assert(kColumnTileRows == kColumnRowBlocks * kBandBlock, "the vertical ti
 constexpr int kColumnTileScalars = kWarps * kColumnBlocks * kBandBlock;        // 128
 static_assert(kTileScalars % kColumnTileScalars == 0, "both passes tile the intermediate's pitch");
 constexpr int kStagePad = 8;  // halves after each staged row, so that rows start in other banks
+constexpr int kStagePiece = 16;  // scalars a thread stages at a time (a halo is a multiple of 16)
+constexpr int kStageBatch = 4;   // pieces a thread loads before it stores them
 // Samples are staged as v - 128: the intermediate then stays within +-128, where fp16 has twice
 // the precision it has up to 255.
 constexpr float kBias = 128.0f;
@@ -93,22 +95,42 @@ struct ColumnPass {
   SampleFinish finish;
 };
 
-// Four scalars of a row from scalar g on, as v - 128; those beyond the row's ends by the border
-// rule (scalar q is channel q % C of pixel q / C).
-__device__ __forceinline__ void load_quad(const unsigned char* row, int g, const RowPass& p, float (&v)[4]) {
+// Sixteen scalars of a row from scalar g on (g a multiple of 16); those beyond the row's ends by
+// the border rule (scalar q is channel q % C of pixel q / C). One 16-byte load where the piece
+// lies inside the row and is aligned.
+__device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, const RowPass& p) {
   const int channels = 1 << p.channel_shift;
   const int row_scalars = p.width << p.channel_shift;
-  if (g >= 0 && g + 4 <= row_scalars && (reinterpret_cast<uintptr_t>(row + g) & 3) == 0) {
-    const uint32_t w = __ldg(reinterpret_cast<const uint32_t*>(row + g));
+  if (g >= 0 && g + kStagePiece <= row_scalars && (reinterpret_cast<uintptr_t>(row + g) % kStagePiece) == 0)
+    return __ldg(reinterpret_cast<const uint4*>(row + g));
+  union {
+    unsigned char b[kStagePiece];
+    uint4 u;
+  } piece;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) v[k] = static_cast<float>((w >> (8 * k)) & 0xffu) - kBias;
-    return;
-  }
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < kStagePiece; ++k) {
     const int q = g + k;
     const int pixel = border_index(q >> p.channel_shift, p.width, p.border);  // >>: floor for q < 0
-    v[k] = static_cast<float>(__ldg(row + (pixel << p.channel_shift) + (q & (channels - 1)))) - kBias;
+    piece.b[k] = __ldg(row + (pixel << p.channel_shift) + (q & (channels - 1)));
+  }
+  return piece.u;
+}
+
+// Stores a piece's sixteen samples as v - 128 in fp16 (two 16-byte stores).
+__device__ __forceinline__ void store_piece(half* to, uint4 piece) {
+  const uint32_t words[4] = {piece.x, piece.y, piece.z, piece.w};
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    union {
+      half2 h2[4];
+      uint4 u;
+    } out;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const uint32_t w = words[2 * h + k / 2] >> (16 * (k % 2));
+      out.h2[k] = __floats2half2_rn(static_cast<float>(w & 0xffu) - kBias, static_cast<float>((w >> 8) & 0xffu) - kBias);
+    }
+    reinterpret_cast<uint4*>(to)[h] = out.u;
   }
 }
 
@@ -165,15 +187,26 @@ __global__ void __launch_bounds__(kThreads, 8) tensor_rows_kernel(RowPass p) {
 
   const int x0 = blockIdx.x * kTileScalars;
   const int mid_row0 = blockIdx.y * kTileRows;
-  const int quads = row_stage_scalars(p.halo) / 4;
-  for (int i = threadIdx.x; i < kTileRows * quads; i += kThreads) {
-    const int r = i / quads, s = (i - r * quads) * 4;
-    const int y = border_index(mid_row0 + r - p.margin_rows, p.height, p.border);
-    float v[4];
-    load_quad(p.src + static_cast<size_t>(y) * p.src_pitch, x0 - p.halo + s, p, v);
-    half2* to = reinterpret_cast<half2*>(staged + r * stride + s);
-    to[0] = __floats2half2_rn(v[0], v[1]);
-    to[1] = __floats2half2_rn(v[2], v[3]);
+  // The tile in pieces of 16 scalars, kStageBatch pieces a thread loaded before any is stored, so
+  // that their loads wait for memory together.
+  const int pieces = row_stage_scalars(p.halo) / kStagePiece, total = kTileRows * pieces;
+  for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kStageBatch) {
+    uint4 piece[kStageBatch];
+#pragma unroll
+    for (int b = 0; b < kStageBatch; ++b) {
+      const int i = i0 + b * kThreads;
+      if (i >= total) break;
+      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      const int y = border_index(mid_row0 + r - p.margin_rows, p.height, p.border);
+      piece[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, x0 - p.halo + at, p);
+    }
+#pragma unroll
+    for (int b = 0; b < kStageBatch; ++b) {
+      const int i = i0 + b * kThreads;
+      if (i >= total) break;
+      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      store_piece(staged + r * stride + at, piece[b]);
+    }
   }
   __syncthreads();
 
