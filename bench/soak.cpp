@@ -91,7 +91,7 @@ Params random_params(std::mt19937& rng) {
 
 // Every class of parameters the random changes can reach, once: each algorithm with each border
 // it accepts, at sigmas that select every kernel (the fused FIR below radius 12, the FIR on
-// tensor cores from 12 to 128, the two-pass FIR beyond, auto's switch to Deriche past radius 56).
+// tensor cores from 12 to 128, the two-pass FIR beyond, auto's switch to Deriche past radius 64).
 std::vector<Params> every_parameter_class() {
   std::vector<Params> all;
   for (double sigma : {0.5, 2.0, 6.0, 16.0, 40.0})

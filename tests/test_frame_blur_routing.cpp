@@ -61,9 +61,9 @@ CG_TEST(auto_switches_to_deriche_where_each_kind_of_core_stops_winning) {
   t.sigma_x = t.sigma_y = 32.0;
   CHECK(cg::FrameBlur::resolve(t, {plane(1, 1), plane(2, 1, 2)}) == cg::Algorithm::Fir);
   // Radii that differ between the directions: the larger counts.
-  t.sigma_x = 1.0, t.sigma_y = 14.25;  // radius 57 vertically on RGBA
+  t.sigma_x = 1.0, t.sigma_y = 16.25;  // radius 65 vertically on RGBA
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Deriche);
-  t.sigma_y = 14.0;
+  t.sigma_y = 16.0;
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Fir);
   t.sigma_x = t.sigma_y = 40.0;
   t.border = cg::Border::Mirror;  // the recursions are exact for replicate only
