@@ -15,8 +15,7 @@
 #include "bench_options.h"
 #include "bench_timing.h"
 #include "fir_taps.h"
-#include "frame_blur.h"
-#include "rotating_frames.h"
+#include "frame_blur_timing.h"
 
 using namespace cudagaussian;
 
@@ -92,10 +91,7 @@ int main(int argc, char** argv) {
           BlurSettings s;
           s.sigma_x = s.sigma_y = sigma;
           s.algorithm = algorithms[a];
-          FrameBlur blur;
-          BENCH_CHECK(blur.plan(s, planes));
-          auto op = [&](int f) { return blur.run(frames.src_refs(f), frames.dst_refs(f), stream.get()); };
-          if (!time_queued(stream.get(), frames.count, reps, op, &us[a], warmup)) return 1;
+          if (!time_frame_blur(s, planes, frames, stream.get(), reps, warmup, &us[a])) return 1;
         }
         BlurSettings automatic;
         automatic.sigma_x = automatic.sigma_y = sigma;

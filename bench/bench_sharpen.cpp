@@ -15,8 +15,7 @@
 
 #include "bench_options.h"
 #include "bench_timing.h"
-#include "frame_blur.h"
-#include "rotating_frames.h"
+#include "frame_blur_timing.h"
 
 using namespace cudagaussian;
 
@@ -81,18 +80,16 @@ int main(int argc, char** argv) {
       s.sharpen = v.sharpen;
       s.sharpen_threshold = v.threshold;
       s.parts = v.parts;
-      FrameBlur blur;
-      BENCH_CHECK(blur.plan(s, planes));
       double us = 0;
-      if (!gpu_us([&](int f) { return blur.run(frames.src_refs(f), frames.dst_refs(f), stream.get()); }, &us))
-        return 1;
+      Algorithm chosen = Algorithm::Auto;
+      if (!time_frame_blur(s, planes, frames, stream.get(), reps, warmup, &us, &chosen)) return 1;
       if (v.sharpen == 0.0 && v.parts == kAllParts) blur_us = us;
       const double ratio = blur_us > 0 ? us / blur_us : 0.0;
-      std::printf("| %g | %s | %s | %.1f | %.3f | %.1f |\n", sigma, algorithm_name(blur.chosen()), v.name, us, ratio,
+      std::printf("| %g | %s | %s | %.1f | %.3f | %.1f |\n", sigma, algorithm_name(chosen), v.name, us, ratio,
                   us / copy_us);
       char line[512];
       std::snprintf(line, sizeof line, "%s,%g,%s,%s,%.2f,%.2f,%.2f,%.4f,%.2f", prop.name, sigma,
-                    algorithm_name(blur.chosen()), v.name, us, blur_us, copy_us, ratio, us / copy_us);
+                    algorithm_name(chosen), v.name, us, blur_us, copy_us, ratio, us / copy_us);
       csv.row(line);
     }
   }
