@@ -120,14 +120,34 @@ __device__ __forceinline__ T to_sample(float value, float max_value, int shift) 
 // ---- column block -----------------------------------------------------------------------------
 
 // Filters kColumnBlock rows (first_row ..) of scalar column `column` of `src` (rows of `pitch`
-// bytes, any row index allowed: the border rule resolves it) into acc[].
-template <typename In>
+// bytes, any row index allowed: the border rule resolves it) into acc[]. Radius > 0: the radius
+// is that constant, and each output takes exactly its 2R + 1 inputs (no padded zero taps).
+template <typename In, int Radius = 0>
 __device__ __forceinline__ void column_block(const unsigned char* src, size_t pitch, int column,
                                              int first_row, int height, int shift,
                                              const float* __restrict__ padded, int radius,
                                              Border border, float (&acc)[kColumnBlock]) {
 #pragma unroll
   for (int r = 0; r < kColumnBlock; ++r) acc[r] = 0.0f;
+  if constexpr (Radius > 0) {
+    constexpr int kTaps = 2 * Radius + 1, kInputs = kColumnBlock + 2 * Radius;
+    float w[kTaps];
+#pragma unroll
+    for (int k = 0; k < kTaps; ++k) w[k] = __ldg(padded + kColumnBlock - 1 + k);  // after the leading zeros
+    const int top = first_row - Radius;
+    const bool interior = top >= 0 && top + kInputs <= height;
+    float v[kInputs];
+#pragma unroll
+    for (int i = 0; i < kInputs; ++i) {
+      const int y = interior ? top + i : border_index(top + i, height, border);
+      v[i] = load_sample<In>(src + static_cast<size_t>(y) * pitch, column, shift);
+    }
+#pragma unroll
+    for (int r = 0; r < kColumnBlock; ++r)
+#pragma unroll
+      for (int k = 0; k < kTaps; ++k) acc[r] = fmaf(w[k], v[r + k], acc[r]);
+    return;
+  }
   const int inputs = padded_inputs(radius, kColumnBlock);
   // Away from the top and bottom edges, rows are consecutive: step a pointer, skip the rule.
   const int top = first_row - radius;
@@ -207,8 +227,9 @@ __device__ __forceinline__ void load_bytes(const unsigned char* src, unsigned ch
 }
 
 // Filters the kRowBlock pixels of row block `group` of one shared-memory row and writes them to
-// `out_row` (pixel `first_pixel` of the tile is output pixel 0 of the row).
-template <int C, typename T>
+// `out_row` (pixel `first_pixel` of the tile is output pixel 0 of the row). Radius > 0: as for
+// column_block.
+template <int C, typename T, int Radius = 0>
 __device__ __forceinline__ void row_block(const float* row, int group, int first_pixel, int width,
                                           const float* __restrict__ padded, int radius,
                                           unsigned char* out_row, float max_value, int shift,
@@ -220,24 +241,40 @@ __device__ __forceinline__ void row_block(const float* row, int group, int first
 #pragma unroll
     for (int p = 0; p < kRowBlock; ++p) acc[c][p] = 0.0f;
 
-  const int inputs = padded_inputs(radius, kRowBlock);
   // Input pixel i of this block is tile pixel group * 4 + i; see smem_index().
   const float* base = row + group * kRowBlock * C + group;
-  for (int i0 = 0; i0 < inputs; i0 += kRowBlock) {
-    float w[2 * kRowBlock];
-    const float4* w4 = reinterpret_cast<const float4*>(padded + i0);
-    const float4 t0 = __ldg(w4), t1 = __ldg(w4 + 1);
-    w[0] = t0.x, w[1] = t0.y, w[2] = t0.z, w[3] = t0.w;
-    w[4] = t1.x, w[5] = t1.y, w[6] = t1.z, w[7] = t1.w;
-    const float* in = base + i0 * C + i0 / kRowBlock;
+  if constexpr (Radius > 0) {
+    constexpr int kTaps = 2 * Radius + 1;
+    float w[kTaps];
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < kTaps; ++k) w[k] = __ldg(padded + kRowBlock - 1 + k);  // after the leading zeros
 #pragma unroll
-      for (int ii = 0; ii < kRowBlock; ++ii) {
-        const float v = in[ii * C + c];
+    for (int i = 0; i < kRowBlock + 2 * Radius; ++i)
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const float v = base[i * C + c + i / kRowBlock];  // one pad word per kRowBlock pixels
 #pragma unroll
         for (int p = 0; p < kRowBlock; ++p)
-          acc[c][p] = fmaf(w[ii - p + kRowBlock - 1], v, acc[c][p]);
+          if (i - p >= 0 && i - p < kTaps) acc[c][p] = fmaf(w[i - p], v, acc[c][p]);
+      }
+  } else {
+    const int inputs = padded_inputs(radius, kRowBlock);
+    for (int i0 = 0; i0 < inputs; i0 += kRowBlock) {
+      float w[2 * kRowBlock];
+      const float4* w4 = reinterpret_cast<const float4*>(padded + i0);
+      const float4 t0 = __ldg(w4), t1 = __ldg(w4 + 1);
+      w[0] = t0.x, w[1] = t0.y, w[2] = t0.z, w[3] = t0.w;
+      w[4] = t1.x, w[5] = t1.y, w[6] = t1.z, w[7] = t1.w;
+      const float* in = base + i0 * C + i0 / kRowBlock;
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+#pragma unroll
+        for (int ii = 0; ii < kRowBlock; ++ii) {
+          const float v = in[ii * C + c];
+#pragma unroll
+          for (int p = 0; p < kRowBlock; ++p)
+            acc[c][p] = fmaf(w[ii - p + kRowBlock - 1], v, acc[c][p]);
+        }
       }
     }
   }
@@ -308,7 +345,7 @@ struct FusedFrames {
 
 // Fused: vertical column blocks into a shared-memory tile, then row blocks out of it. The
 // destination is frames.dst[blockIdx.z] (row.dst is not used).
-template <int C, typename T, int TileRows>
+template <int C, typename T, int TileRows, int Radius = 0>
 __global__ void __launch_bounds__(kMaxFusedThreads, 4)
 fused_kernel(FusedFrames frames, size_t src_pitch, int width, int height,
              const float* __restrict__ padded_y, int radius_y, Border border, RowParams row) {
@@ -329,7 +366,7 @@ fused_kernel(FusedFrames frames, size_t src_pitch, int width, int height,
       const int column =
           border_index(first_pixel - row.radius + pixel, width, border) * C + (q - pixel * C);
       float acc[kColumnBlock];
-      column_block<T>(src, src_pitch, column, first_row + b * kColumnBlock, height, row.shift,
+      column_block<T, Radius>(src, src_pitch, column, first_row + b * kColumnBlock, height, row.shift,
                       padded_y, radius_y, border, acc);
 #pragma unroll
       for (int r = 0; r < kColumnBlock; ++r)
@@ -343,7 +380,7 @@ fused_kernel(FusedFrames frames, size_t src_pitch, int width, int height,
   for (int r = threadIdx.x / kRowThreads; r < TileRows; r += kThreads / kRowThreads) {
     const int y = first_row + r;
     if (y >= height || first_pixel + group * kRowBlock >= width) continue;
-    row_block<C, T>(tile + r * stride, group, first_pixel, width, row.padded_taps, row.radius,
+    row_block<C, T, Radius>(tile + r * stride, group, first_pixel, width, row.padded_taps, row.radius,
                     row.dst + static_cast<size_t>(y) * row.dst_pitch, row.max_value, row.shift,
                     row.align, src + static_cast<size_t>(y) * src_pitch, row.source_align, row.finish);
   }
@@ -405,26 +442,39 @@ using RowKernel = void (*)(const float*, int, int, Border, RowParams);
 using ColumnKernel = void (*)(const unsigned char*, size_t, int, int, int, float*, const float*,
                               int, Border);
 
-// Bounded template dispatch: 4 channel counts x 2 sample types (x 3 tile heights).
-template <int TileRows>
+// 8-row tiles: more, smaller blocks keep more column loads in flight, which outweighs re-reading
+// the vertical halo (the fastest at every size and radius measured: docs/bench/kernel_choices.md, "FIR").
+constexpr int kChosenTileRows = 8;
+// Radii up to this, the same both ways, run in 8-row tiles as a kernel constant: each output
+// takes exactly its 2R + 1 inputs instead of the padded blocks' zero taps.
+constexpr int kMaxFixedRadius = 4;
+
+// Bounded template dispatch: 4 channel counts x 2 sample types (x 3 tile heights, and in 8-row
+// tiles the radii 1 to kMaxFixedRadius as constants).
+template <int TileRows, int Radius = 0>
 FusedKernel fused_kernel_for(const PlaneGeometry& g) {
   const bool wide = g.bytes_per_sample == 2;
   switch (g.channels) {
-    case 1: return wide ? fused_kernel<1, uint16_t, TileRows> : fused_kernel<1, uint8_t, TileRows>;
-    case 2: return wide ? fused_kernel<2, uint16_t, TileRows> : fused_kernel<2, uint8_t, TileRows>;
-    case 3: return wide ? fused_kernel<3, uint16_t, TileRows> : fused_kernel<3, uint8_t, TileRows>;
-    default: return wide ? fused_kernel<4, uint16_t, TileRows> : fused_kernel<4, uint8_t, TileRows>;
+    case 1: return wide ? fused_kernel<1, uint16_t, TileRows, Radius> : fused_kernel<1, uint8_t, TileRows, Radius>;
+    case 2: return wide ? fused_kernel<2, uint16_t, TileRows, Radius> : fused_kernel<2, uint8_t, TileRows, Radius>;
+    case 3: return wide ? fused_kernel<3, uint16_t, TileRows, Radius> : fused_kernel<3, uint8_t, TileRows, Radius>;
+    default: return wide ? fused_kernel<4, uint16_t, TileRows, Radius> : fused_kernel<4, uint8_t, TileRows, Radius>;
   }
 }
-FusedKernel fused_kernel_for(const PlaneGeometry& g, int tile_rows) {
+// fixed_radius: 0, or 1 to kMaxFixedRadius with 8-row tiles.
+FusedKernel fused_kernel_for(const PlaneGeometry& g, int tile_rows, int fixed_radius) {
+  static_assert(kChosenTileRows == 8 && kMaxFixedRadius == 4, "the cases below");
+  switch (fixed_radius) {
+    case 1: return fused_kernel_for<8, 1>(g);
+    case 2: return fused_kernel_for<8, 2>(g);
+    case 3: return fused_kernel_for<8, 3>(g);
+    case 4: return fused_kernel_for<8, 4>(g);
+    default: break;
+  }
   return tile_rows == 32 ? fused_kernel_for<32>(g)
          : tile_rows == 16 ? fused_kernel_for<16>(g)
                            : fused_kernel_for<8>(g);
 }
-
-// 8-row tiles: more, smaller blocks keep more column loads in flight, which outweighs re-reading
-// the vertical halo (the fastest at every size and radius measured: docs/bench/kernel_choices.md, "FIR").
-constexpr int kChosenTileRows = 8;
 
 RowKernel row_kernel_for(const PlaneGeometry& g) {
   const bool wide = g.bytes_per_sample == 2;
@@ -525,6 +575,7 @@ Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vect
   if (fused_) {
     smem_bytes_ = fused_smem_bytes(rx, c, tile_rows);
     rows_per_block_ = tile_rows;
+    if (tile_rows == kChosenTileRows && rx == ry && rx >= 1 && rx <= kMaxFixedRadius) fixed_radius_ = rx;
   } else {
     // As many rows per block (up to 8) as the staging allows; one row always fits (static_assert).
     rows_per_block_ = 8;
@@ -539,7 +590,7 @@ Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vect
   }
   // The limit is per function and shared by every instance: always allow the device's maximum,
   // so plans never lower a limit another one relies on (launches still ask only what they use).
-  const void* kernel = fused_ ? reinterpret_cast<const void*>(fused_kernel_for(geometry, tile_rows))
+  const void* kernel = fused_ ? reinterpret_cast<const void*>(fused_kernel_for(geometry, tile_rows, fixed_radius_))
                               : reinterpret_cast<const void*>(row_kernel_for(geometry));
   CG_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
 
@@ -614,7 +665,7 @@ Status SeparableFir::run_batch(const PlanePair* frames, int count, cudaStream_t 
       }
       const RowParams row{taps, radius_x_, nullptr, f0.dst_pitch, static_cast<float>(g.max_value()), g.shift,
                           align, finish_, nullptr, 0, source_align};
-      fused_kernel_for(g, tile_rows)<<<dim3(grid.x, grid.y, n), fused_threads(tile_rows),
+      fused_kernel_for(g, tile_rows, fixed_radius_)<<<dim3(grid.x, grid.y, n), fused_threads(tile_rows),
                                        smem_bytes_, stream>>>(
           batch, f0.src_pitch, g.width, g.height, padded_y, radius_y_, border_, row);
       CG_CUDA_TRY(cudaGetLastError());
@@ -654,6 +705,7 @@ void SeparableFir::release() {
   intermediate_.release();
   planned_ = false;
   fused_ = false;
+  fixed_radius_ = 0;
   radius_x_ = radius_y_ = 0;
   border_ = Border::Replicate;
   smem_bytes_ = 0;

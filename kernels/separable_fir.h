@@ -66,6 +66,7 @@ class SeparableFir : public PlaneBlur {
   int radius_x_ = 0;
   int radius_y_ = 0;
   bool fused_ = false;         // one kernel, no intermediate
+  int fixed_radius_ = 0;       // fused with the radius as a kernel constant (1 to 4, both ways), else 0
   size_t smem_bytes_ = 0;      // dynamic shared memory of the horizontal (or fused) kernel
   int rows_per_block_ = 0;     // rows per block: the fused tile's, or staged by the two-pass row kernel
   int taps_y_offset_ = 0;      // floats from the start of taps_ to the vertical taps

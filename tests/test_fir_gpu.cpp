@@ -80,6 +80,31 @@ CG_TEST(sigmas) {
   run_cases(cases);
 }
 
+CG_TEST(radius_as_a_kernel_constant) {
+  // Radii 1 to 4, the same both ways, run the fused kernel with the radius as a constant (exact
+  // 2R + 1 taps): every channel count and depth, each border rule, frames smaller than a tile
+  // and than the taps, odd sizes, padded pitches (odd for 8-bit planes; 16-bit ones need even
+  // ones); radii that differ between the directions keep the padded kernel beside them.
+  std::vector<Case> cases;
+  const Border borders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
+  int k = 0;
+  for (double sigma : {0.25, 0.5, 0.75, 1.0})  // radius 1 to 4 at truncate 4
+    for (int ch = 1; ch <= 4; ++ch)
+      for (int bytes : {1, 2}) {
+        const Border b = borders[k++ % 3];
+        const bool wide = bytes == 2;
+        cases.push_back(make(385, 289, ch, bytes, 0, sigma, sigma, b, Input::Random, wide ? 6 : 13, wide ? 2 : 5));
+        cases.push_back(make(3, 2, ch, bytes, 0, sigma, sigma, b, Input::Random, wide ? 2 : 1, 0));
+      }
+  cases.push_back(make(1, 1, 4, 1, 0, 1.0, 1.0));
+  cases.push_back(make(1921, 1081, 4, 1, 0, 0.75, 0.75, Border::Replicate, Input::Random, 0, 0));
+  cases.push_back(make(64, 48, 4, 1, 0, 1.0, 1.0, Border::Replicate, Input::Constant));
+  cases.push_back(make(65, 33, 1, 1, 0, 0.5, 0.5, Border::Mirror, Input::Impulse));
+  cases.push_back(make(257, 99, 1, 2, 6, 0.5, 0.5, Border::Reflect, Input::Random, 4, 0));  // P010 luma
+  cases.push_back(make(385, 289, 4, 1, 0, 0.5, 1.0, Border::Replicate, Input::Random, 13, 13));
+  run_cases(cases);
+}
+
 CG_TEST(channels_u8) {
   std::vector<Case> cases;
   for (int ch = 1; ch <= 4; ++ch) {
