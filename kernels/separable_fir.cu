@@ -10,7 +10,9 @@
 //   in shared memory, with the same reuse along the row, and writes them as one vector.
 //   Both use "padded taps": the 2R + 1 taps with B - 1 zeros in front and zeros behind, so that
 //   each group of B inputs needs 2B - 1 taps at an aligned offset (float4 loads) and the B x B
-//   multiply-adds have no range tests.
+//   multiply-adds have no range tests. At the smallest radii most of those products meet zero
+//   taps: there (radius 1 to 4) the radius is a template constant and each output sums exactly
+//   its 2R + 1 inputs.
 //
 // Schedules:
 // * Fused (radius <= kMaxFusedRadius): one block makes a TileRows x kTilePixels output tile.
