@@ -32,19 +32,14 @@ FirBands row_bands(const std::vector<double>& taps, int channels) {
   return b;
 }
 
+// T_m[i][k] = tap(16 m + k - halo - i) is B_m[k][i] of one channel: the row bands transposed.
 FirBands column_bands(const std::vector<double>& taps) {
-  const int radius = static_cast<int>(taps.size() / 2);
-  FirBands b;
-  b.halo = round_up_to_block(radius);
-  b.blocks = blocks_for(radius, b.halo);
-  b.values.assign(static_cast<size_t>(b.blocks) * kBandBlock * kBandBlock, 0.0f);
+  const FirBands rows = row_bands(taps, 1);
+  FirBands b = rows;
   for (int m = 0; m < b.blocks; ++m)
     for (int i = 0; i < kBandBlock; ++i)
-      for (int k = 0; k < kBandBlock; ++k) {
-        const int distance = kBandBlock * m + k - b.halo - i;
-        if (distance < -radius || distance > radius) continue;
-        b.values[(static_cast<size_t>(m) * kBandBlock + i) * kBandBlock + k] = static_cast<float>(taps[distance + radius]);
-      }
+      for (int k = 0; k < kBandBlock; ++k)
+        b.values[(static_cast<size_t>(m) * kBandBlock + i) * kBandBlock + k] = rows.at(m, k, i);
   return b;
 }
 
