@@ -567,7 +567,7 @@ Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vect
   using Cores = Schedule::Cores;
   if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, taps_x, taps_y, major) &&
       (schedule.cores == Cores::Tensor || TensorFir::faster(rx, ry))) {
-    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border));
+    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border, major));
     planned_ = true;
     return Status::success();
   }

@@ -358,12 +358,9 @@ bool TensorFir::applies(const PlaneGeometry& g, const std::vector<double>& taps_
 }
 
 Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
-                       Border border) {
+                       Border border, int compute_major) {
   release();
-  int device = 0, major = 0;
-  CG_CUDA_TRY(cudaGetDevice(&device));
-  CG_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (!g.valid() || !applies(g, taps_x, taps_y, major))
+  if (!g.valid() || !applies(g, taps_x, taps_y, compute_major))
     return Status::invalid("the tensor-core FIR takes 8-bit planes of 1, 2 or 4 channels, Gaussian taps of radius up to " +
                            std::to_string(kMaxRadius) + ", on compute capability 7.0 or later");
   const FirBands rows = row_bands(taps_x, g.channels);

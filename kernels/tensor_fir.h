@@ -41,9 +41,10 @@ class TensorFir {
   static bool faster(int radius_x, int radius_y) { return radius_x >= kMinRadius || radius_y >= kMinRadius; }
 
   // Builds the band matrices (uploaded once) and reserves the intermediate; refuses what
-  // applies() refuses. Call with the CUDA context current; not per frame.
+  // applies() refuses (compute_major: the current device's, which the caller has queried).
+  // Call with the CUDA context current; not per frame.
   Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
-              const std::vector<double>& taps_y, Border border);
+              const std::vector<double>& taps_y, Border border, int compute_major);
   // One frame: src into dst (device planes, pitches in bytes, already checked by the caller),
   // each stored sample finished by `finish`. Enqueues on `stream`.
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, const SampleFinish& finish,
