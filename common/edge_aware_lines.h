@@ -58,13 +58,27 @@ CG_HOST_DEVICE inline void edge_segment_bounds(int n, int segments, int seg, int
   s1 = s0 + piece < n ? s0 + piece : n;
 }
 
+#ifdef __CUDA_ARCH__
+#define CG_UNROLL _Pragma("unroll")
+#else
+#define CG_UNROLL
+#endif
+
+// The warm-up bounds read kSearchBatch spacings at a time: loaded one by one, each would wait a
+// whole memory latency, since whether to read the next depends on the sum so far.
+constexpr int kSearchBatch = 8;
+
 // Where a causal warm-up for a segment starting at s0 begins: the largest w <= s0 with
 // Σ_{w<j<=s0} spacing[j] >= extent, or 0 (the line start, exact).
 template <typename T>
 CG_HOST_DEVICE inline int edge_warmup_begin(const EdgeLine<T>& l, int s0, T extent) {
   int w = s0;
   T sum = T(0);
-  while (w > 0 && sum < extent) sum += l.space(w--);
+  while (w > 0 && sum < extent) {
+    T space[kSearchBatch];
+    CG_UNROLL for (int j = 0; j < kSearchBatch; ++j) space[j] = w - j > 0 ? l.space(w - j) : T(0);
+    CG_UNROLL for (int j = 0; j < kSearchBatch; ++j) if (w > 0 && sum < extent) sum += space[j], --w;
+  }
   return w;
 }
 
@@ -74,7 +88,11 @@ template <typename T>
 CG_HOST_DEVICE inline int edge_warmup_end(const EdgeLine<T>& l, int last, T extent) {
   int e = last;
   T sum = T(0);
-  while (e < l.length - 1 && sum < extent) sum += l.space(++e);
+  while (e < l.length - 1 && sum < extent) {
+    T space[kSearchBatch];
+    CG_UNROLL for (int j = 0; j < kSearchBatch; ++j) space[j] = e + 1 + j < l.length ? l.space(e + 1 + j) : T(0);
+    CG_UNROLL for (int j = 0; j < kSearchBatch; ++j) if (e < l.length - 1 && sum < extent) sum += space[j], ++e;
+  }
   return e;
 }
 
@@ -95,12 +113,6 @@ CG_HOST_DEVICE inline int edge_warm_start(const EdgeLine<T>& l, int direction, i
 // limited the threads resident per SM and it ran slower than without prefetching).
 constexpr int kRfPrefetch = 8;
 constexpr int kGaussianPrefetch = 4;
-
-#ifdef __CUDA_ARCH__
-#define CG_UNROLL _Pragma("unroll")
-#else
-#define CG_UNROLL
-#endif
 
 // Whole batches of K come first, with no per-sample test (straight-line code: the recursive
 // Gaussians' kernels ran 25 % more instructions with such a test in every step), then the last,
