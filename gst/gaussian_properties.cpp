@@ -87,8 +87,8 @@ const PropertyRow < Props > rows[] = {
     }, ENUM_ROW (cg::LineSplit, recursive.split)},
   {[](GParamFlags, GParamFlags mutable_playing) {
       return g_param_spec_uint ("segments", "Segments",
-          "Pieces per line for partitions=k-way (0 = enough to fill the GPU; for edge-aware "
-          "also pieces of at most 32 pixels)", 0, MAX_SEGMENTS, 0, mutable_playing);
+          "Pieces per line for partitions=k-way (0 = enough to fill the GPU)", 0, MAX_SEGMENTS, 0,
+          mutable_playing);
     }, CAST_ROW (uint, int, recursive.segments)},
   {[](GParamFlags live, GParamFlags) {
       return g_param_spec_double ("kappa", "Kappa",

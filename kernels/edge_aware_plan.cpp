@@ -9,12 +9,6 @@
 namespace cudagaussian {
 namespace edge_aware {
 
-int kway_segments(const EdgeAwareSettings& s, int lines, int length) {
-  const int k = warm_split_segments(LineSplit::KWay, s.segments, lines, length);
-  if (s.segments > 0) return k;
-  return std::max(k, (length + kKWayPiece - 1) / kKWayPiece);
-}
-
 PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int length) {
   PassParams p{};
   p.identity = !(sigma_h > 0.0);
@@ -24,8 +18,7 @@ PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int 
   p.extent = static_cast<float>(s.kappa * sigma_h);
   p.block_parallel = s.split == LineSplit::BlockParallel;
   p.segments = p.block_parallel ? block_parallel_segments(length)
-                   : s.split == LineSplit::KWay ? kway_segments(s, lines, length)
-                                                : warm_split_segments(s.split, s.segments, lines, length);
+                                 : warm_split_segments(s.split, s.segments, lines, length);
   return p;
 }
 

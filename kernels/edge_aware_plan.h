@@ -16,8 +16,8 @@
 namespace cudagaussian {
 
 // The schedule's split, segments and kappa apply (kappa: the TwoWay / KWay warm-up, in sigmas of
-// transformed distance; segments: KWay pieces per line, 0 = enough to fill the GPU, pieces of at
-// most edge_aware::kKWayPiece pixels); its launch forms are the recursive Gaussians' alone.
+// transformed distance; segments: KWay pieces per line, 0 = enough to fill the GPU); its launch
+// forms are the recursive Gaussians' alone.
 struct EdgeAwareSettings : LineSchedule {
   EdgeFilter filter = EdgeFilter::Gaussian;
   // Range sigma in 8-bit sample units (0..255), whatever the depth: planes of more bits scale it
@@ -38,15 +38,11 @@ struct PassParams {
   bool identity;                   // sigma 0 along this axis: no pass
 };
 
-// Algorithm C's pieces per line where not set: the recursive Gaussians' rule
-// (warm_split_segments), but pieces of at most kKWayPiece samples (faster on large frames:
-// docs/bench/kernel_choices.md, "Edge-aware kernels").
-constexpr int kKWayPiece = 32;
-int kway_segments(const EdgeAwareSettings& s, int lines, int length);
-
 // A pass over `lines` lines of `length` pixels with the transformed-domain sigma sigma_h:
-// OneWay is Algorithm A (one segment); TwoWay, KWay: Algorithm C; BlockParallel: segments of at
-// most kBlockSegment (never an empty one).
+// OneWay is Algorithm A (one segment); TwoWay, KWay: Algorithm C, with the recursive Gaussians'
+// pieces (warm_split_segments: just enough threads to fill the GPU, so that the warm-ups, which
+// flat regions make as long as kappa x sigma_h, are as few as that allows); BlockParallel:
+// segments of at most kBlockSegment (never an empty one).
 PassParams make_pass(const EdgeAwareSettings& s, double sigma_h, int lines, int length);
 
 struct PlanePlan {
