@@ -26,7 +26,9 @@
 //
 // K = 8 frames rotate, so source frames are not all cached in the GPU's L2.
 //
-// Usage: bench_pipeline [--csv PATH] [--quick] [--only SIZE]
+// Usage: bench_pipeline [--csv PATH] [--quick] [--only SIZE] [--live-latency]
+//   --live-latency  only the live latency at Full HD RGBA (sigma 2 and 20) against its budget;
+//               run with GST_TRACERS=latency to add the figure of GStreamer's latency tracer
 //   --csv PATH  CSV output (default bench_pipeline.csv); a bare PATH argument works as well
 //   --quick     a tenth of the frames, for a smoke test
 //   --only SIZE only the cases of one size: SD, HD, "Full HD" or 4K (repeatable)
@@ -188,18 +190,65 @@ void prepare_frames(const GstVideoInfo& info, GstCudaContext* ctx, Frames* fr) {
   }
 }
 
+// Live latency, Full HD RGBA system memory, 1 frame in flight, at sigma 2 and 20: the probe's and
+// (under GST_TRACERS=latency) GStreamer's latency tracer's medians against H2D + kernel + D2H
+// measured just before in the same run. Prints a Markdown table; false if a run failed.
+bool live_latency(GstCudaContext* ctx, double scale, bool tracer) {
+  const GstVideoInfo info = video_info(GST_VIDEO_FORMAT_RGBA, 1920, 1080);
+  Frames fr;
+  prepare_frames(info, ctx, &fr);
+  if (!fr.pinned_err.empty() || fr.host_dst.size() != static_cast<size_t>(kFrames)) {
+    std::printf("live latency: no pinned frames (%s)\n", fr.pinned_err.c_str());
+    return false;
+  }
+  std::printf("## Live latency, Full HD RGBA, system memory, 1 frame in flight\n\n"
+              "Probe: appsrc's src pad → fakesink handoff. Tracer: GStreamer's `latency` tracer (src pad → "
+              "sink pad)%s. Budget: medians of %d H2D copies, kernels and D2H copies timed with CUDA "
+              "events just before the pipeline. Medians after %d warm-up frames; p95 in brackets.\n\n"
+              "| sigma | H2D µs | kernel µs | D2H µs | budget µs | probe µs | tracer µs | probe / budget | "
+              "tracer / budget |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+              tracer ? "" : " (not run: set GST_TRACERS=latency)", kOpSamples, kWarmup);
+  GstCaps* caps = caps_for(info, false);
+  RunOptions opt;
+  opt.n = frames_for(GST_VIDEO_INFO_SIZE(&info), scale);
+  bool ok = true;
+  for (double sigma : {2.0, 20.0}) {
+    Budget b;
+    const cg::Status st = measure_budget(info, fr.pinned.pinned, fr.host_dst, sigma, true, &b);
+    Measurement m = base("sysmem-pinned", info, sigma, 1);
+    run_pipeline(caps, fr.pinned, {blur_stage(sigma, 1)}, opt, &m);
+    record(m);
+    if (!st.ok() || !m.ok()) {
+      std::printf("| %g | failed: %s |\n", sigma, st.ok() ? m.status.c_str() : st.message.c_str());
+      ok = false;
+      continue;
+    }
+    const double sum = b.sum_us();
+    std::printf("| %g | %.1f | %.1f | %.1f | %.1f | %.1f (%.1f) | %s (%s) | %.2f | %s |\n", sigma, b.h2d_us,
+                b.kernel_us, b.d2h_us, sum, m.lat_med_ms * 1e3, m.lat_p95_ms * 1e3,
+                fmt(m.tracer_med_ms * 1e3, "%.1f").c_str(), fmt(m.tracer_p95_ms * 1e3, "%.1f").c_str(),
+                m.lat_med_ms * 1e3 / sum, fmt(m.tracer_med_ms * 1e3 / sum, "%.2f").c_str());
+  }
+  gst_caps_unref(caps);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   gchar* csv_option = nullptr;
   gboolean quick = FALSE;
   gchar** only_option = nullptr;
+  gboolean live_only = FALSE;
   const GOptionEntry entries[] = {
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_option,
        "CSV output (default bench_pipeline.csv; also as a bare PATH)", "PATH"},
       {"quick", 0, 0, G_OPTION_ARG_NONE, &quick, "A tenth of the frames, for a smoke test", nullptr},
       {"only", 0, 0, G_OPTION_ARG_STRING_ARRAY, &only_option,
        "Only the cases of one size: SD, HD, \"Full HD\" or 4K (repeatable)", "SIZE"},
+      {"live-latency", 0, 0, G_OPTION_ARG_NONE, &live_only,
+       "Only the live latency at Full HD against its budget (with GST_TRACERS=latency also as "
+       "GStreamer's latency tracer reports it)", nullptr},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
   parse_options_or_exit(&argc, &argv, "[PATH]",
                         "Frames per second and latency of cudagaussian in appsrc ! ... ! fakesink pipelines,\n"
@@ -237,6 +286,13 @@ int main(int argc, char** argv) {
   }
   GstCudaContext* ctx = gst_cuda_context_new(0);
   if (!ctx) std::fprintf(stderr, "gst_cuda_context_new(0) failed: CUDA-memory variants fail\n");
+  if (live_only) {
+    const bool tracer = capture_latency_tracer();
+    std::printf("Live latency on %s.\n\n", prop.name);
+    const bool ok = live_latency(ctx, scale, tracer);
+    if (ctx) gst_object_unref(ctx);
+    return ok ? 0 : 1;
+  }
 
   const std::vector<Case> cases = {
       {GST_VIDEO_FORMAT_RGBA, 720, 576, "SD"},

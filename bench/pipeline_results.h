@@ -39,6 +39,8 @@ struct Measurement {
   int frames = 0;            // measured frames (warm-up excluded) or timed operations
   double fps = kNaN;
   double lat_med_ms = kNaN, lat_p95_ms = kNaN;
+  // The same interval as GStreamer's latency tracer reports it (GST_TRACERS=latency).
+  double tracer_med_ms = kNaN, tracer_p95_ms = kNaN;
   double gbps = kNaN;  // copies only: GB/s per direction
   std::string status = "ok";
 

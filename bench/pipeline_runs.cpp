@@ -12,7 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "bench_timing.h"
@@ -187,6 +189,62 @@ Stage caps_stage(const char* caps_string) {
           }};
 }
 
+namespace {
+
+// The latency tracer's records ("latency, ..., time=(guint64)NS, ...") in arrival order.
+std::mutex g_tracer_mutex;
+std::vector<double> g_tracer_ms;
+bool g_tracer_capture = false;
+
+void collect_tracer_record(GstDebugCategory* category, GstDebugLevel level, const gchar* file,
+                           const gchar* function, gint line, GObject* object, GstDebugMessage* message,
+                           gpointer) {
+  if (std::strcmp(gst_debug_category_get_name(category), "GST_TRACER") != 0) {
+    gst_debug_log_default(category, level, file, function, line, object, message, nullptr);
+    return;
+  }
+  const gchar* text = gst_debug_message_get(message);
+  if (!text || std::strncmp(text, "latency,", 8) != 0) return;
+  const char* time = std::strstr(text, "time=(guint64)");
+  if (!time) return;
+  const double ns = std::strtod(time + std::strlen("time=(guint64)"), nullptr);
+  std::lock_guard<std::mutex> lock(g_tracer_mutex);
+  g_tracer_ms.push_back(ns * 1e-6);
+}
+
+}  // namespace
+
+bool capture_latency_tracer() {
+  const gchar* tracers = g_getenv("GST_TRACERS");
+  if (!tracers || !std::strstr(tracers, "latency")) return false;
+  gst_debug_set_active(TRUE);
+  gst_debug_set_threshold_for_name("GST_TRACER", GST_LEVEL_TRACE);
+  gst_debug_remove_log_function(gst_debug_log_default);
+  gst_debug_add_log_function(collect_tracer_record, nullptr, nullptr);
+  g_tracer_capture = true;
+  return true;
+}
+
+namespace {
+
+void clear_tracer_records() {
+  std::lock_guard<std::mutex> lock(g_tracer_mutex);
+  g_tracer_ms.clear();
+}
+
+// Median and p95 of the tracer's records after the warm-up frames.
+void take_tracer_latency(int warmup, Measurement* m) {
+  std::lock_guard<std::mutex> lock(g_tracer_mutex);
+  if (static_cast<int>(g_tracer_ms.size()) > warmup) {
+    const std::vector<double> lat(g_tracer_ms.begin() + warmup, g_tracer_ms.end());
+    m->tracer_med_ms = median(lat);
+    m->tracer_p95_ms = p95(lat);
+  }
+  g_tracer_ms.clear();
+}
+
+}  // namespace
+
 void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage>& stages,
                   const RunOptions& opt, Measurement* m) {
   m->frames = opt.n - opt.warmup;
@@ -260,6 +318,7 @@ void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage
   gst_object_unref(srcpad);
   g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), &t);
 
+  if (g_tracer_capture) clear_tracer_records();  // what an earlier pipeline left
   GstBus* bus = gst_element_get_bus(pipeline);
   if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
     GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
@@ -322,6 +381,7 @@ void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage
     if (t.entry[i]) lat.push_back((t.exit[i] - t.entry[i]) * 1e-6);
   m->lat_med_ms = median(lat);
   m->lat_p95_ms = p95(lat);
+  if (g_tracer_capture) take_tracer_latency(opt.warmup, m);
 }
 
 }  // namespace pipeline_bench

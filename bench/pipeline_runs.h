@@ -64,7 +64,13 @@ struct RunOptions {
   double timeout_s = kPipelineTimeoutS;
 };
 
-// Runs appsrc ! stages ! fakesink once over @frames; fills fps/latency/status of @m.
+// Where GST_TRACERS names the latency tracer: collects its records (GST_TRACER messages, no
+// longer printed) so that run_pipeline can fill tracer_med_ms. Call after gst_init; false
+// without the tracer.
+bool capture_latency_tracer();
+
+// Runs appsrc ! stages ! fakesink once over @frames; fills fps/latency/status of @m (and the
+// tracer's latency under capture_latency_tracer).
 void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage>& stages,
                   const RunOptions& opt, Measurement* m);
 
