@@ -29,6 +29,8 @@
 // Usage: bench_pipeline [--csv PATH] [--quick] [--only SIZE] [--live-latency]
 //   --live-latency  only the live latency at Full HD RGBA (sigma 2 and 20) against its budget;
 //               run with GST_TRACERS=latency to add the figure of GStreamer's latency tracer
+//   --branches  only 1, 2, 4 and 8 independent branches in one pipeline (Full HD RGBA, CUDA
+//               memory, sigma 10) against the rate of the kernel alone
 //   --csv PATH  CSV output (default bench_pipeline.csv); a bare PATH argument works as well
 //   --quick     a tenth of the frames, for a smoke test
 //   --only SIZE only the cases of one size: SD, HD, "Full HD" or 4K (repeatable)
@@ -233,13 +235,58 @@ bool live_latency(GstCudaContext* ctx, double scale, bool tracer) {
   return ok;
 }
 
+// Independent branches appsrc ! cudagaussian ! fakesink in one pipeline, Full HD RGBA in CUDA
+// memory, sigma 10, 3 frames in flight each: the fps of all branches together against the rate
+// of the kernel alone (CUDA events, same run). Prints a Markdown table; false if a run failed.
+bool branch_scaling(GstCudaContext* ctx, double scale) {
+  constexpr double kBranchSigma = 10.0;
+  const GstVideoInfo info = video_info(GST_VIDEO_FORMAT_RGBA, 1920, 1080);
+  Frames fr;
+  prepare_frames(info, ctx, &fr);
+  Budget b;
+  const cg::Status st = fr.pinned_err.empty()
+                            ? measure_budget(info, fr.pinned.pinned, fr.host_dst, kBranchSigma, false, &b)
+                            : cg::Status::invalid(fr.pinned_err);
+  if (!fr.cuda_err.empty() || !st.ok()) {
+    std::printf("branches: %s\n", fr.cuda_err.empty() ? st.message.c_str() : fr.cuda_err.c_str());
+    return false;
+  }
+  const double kernel_fps = 1e6 / b.kernel_us;
+  std::printf("## Branches in one pipeline, Full HD RGBA in CUDA memory, sigma %g\n\n"
+              "Each branch: appsrc ! cudagaussian frames-in-flight=3 ! fakesink, pushing GPU-resident "
+              "frames. The kernel alone: %.1f µs (median of %d, CUDA events), %.0f frames a second.\n\n"
+              "| branches | fps, all together | fps per branch | × the kernel's rate | median latency ms |\n"
+              "|---:|---:|---:|---:|---:|\n",
+              kBranchSigma, b.kernel_us, kOpSamples, kernel_fps);
+  GstCaps* caps = caps_for(info, true);
+  RunOptions opt;
+  opt.share = ctx;
+  opt.n = std::min(4 * kMaxRun, static_cast<int>(2 * frames_for(GST_VIDEO_INFO_SIZE(&info), scale)));
+  bool ok = true;
+  for (int branches : {1, 2, 4, 8}) {
+    opt.branches = branches;
+    Measurement m = base("cudamem-branches-" + std::to_string(branches), info, kBranchSigma, 3);
+    run_pipeline(caps, fr.cuda, {blur_stage(kBranchSigma, 3)}, opt, &m);
+    record(m);
+    if (!m.ok()) {
+      std::printf("| %d | %s |\n", branches, m.status.c_str());
+      ok = false;
+      continue;
+    }
+    std::printf("| %d | %.0f | %.0f | %.2f | %.3f |\n", branches, m.fps, m.fps / branches, m.fps / kernel_fps,
+                m.lat_med_ms);
+  }
+  gst_caps_unref(caps);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   gchar* csv_option = nullptr;
   gboolean quick = FALSE;
   gchar** only_option = nullptr;
-  gboolean live_only = FALSE;
+  gboolean live_only = FALSE, branches_only = FALSE;
   const GOptionEntry entries[] = {
       {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_option,
        "CSV output (default bench_pipeline.csv; also as a bare PATH)", "PATH"},
@@ -249,6 +296,8 @@ int main(int argc, char** argv) {
       {"live-latency", 0, 0, G_OPTION_ARG_NONE, &live_only,
        "Only the live latency at Full HD against its budget (with GST_TRACERS=latency also as "
        "GStreamer's latency tracer reports it)", nullptr},
+      {"branches", 0, 0, G_OPTION_ARG_NONE, &branches_only,
+       "Only 1, 2, 4 and 8 independent branches in one pipeline (Full HD, CUDA memory, sigma 10)", nullptr},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
   parse_options_or_exit(&argc, &argv, "[PATH]",
                         "Frames per second and latency of cudagaussian in appsrc ! ... ! fakesink pipelines,\n"
@@ -286,10 +335,12 @@ int main(int argc, char** argv) {
   }
   GstCudaContext* ctx = gst_cuda_context_new(0);
   if (!ctx) std::fprintf(stderr, "gst_cuda_context_new(0) failed: CUDA-memory variants fail\n");
-  if (live_only) {
-    const bool tracer = capture_latency_tracer();
-    std::printf("Live latency on %s.\n\n", prop.name);
-    const bool ok = live_latency(ctx, scale, tracer);
+  if (live_only || branches_only) {
+    const bool tracer = live_only && capture_latency_tracer();
+    std::printf("cudagaussian pipelines on %s.\n\n", prop.name);
+    bool ok = true;
+    if (live_only) ok = live_latency(ctx, scale, tracer) && ok;
+    if (branches_only) ok = branch_scaling(ctx, scale) && ok;
     if (ctx) gst_object_unref(ctx);
     return ok ? 0 : 1;
   }

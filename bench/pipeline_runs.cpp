@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -261,62 +262,71 @@ void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage
     return;
   }
 
+  // One appsrc ! stages ! fakesink chain per branch, all in one pipeline.
+  struct Branch {
+    GstElement* src = nullptr;
+    Timeline t;
+    GstFlowReturn push_ret = GST_FLOW_OK;
+  };
+  const int branch_count = std::max(1, opt.branches);
+  std::vector<Branch> branches(branch_count);
   GstElement* pipeline = gst_pipeline_new(nullptr);
-  GstElement* src = gst_element_factory_make("appsrc", nullptr);
-  GstElement* sink = gst_element_factory_make("fakesink", nullptr);
-  if (!src || !sink) {
-    m->status = "skipped: appsrc or fakesink not available";
-    if (src) gst_object_unref(src);
-    if (sink) gst_object_unref(sink);
-    gst_object_unref(pipeline);
-    return;
-  }
-  g_object_set(src, "format", GST_FORMAT_TIME, "is-live", FALSE, "block", TRUE, "do-timestamp",
-               FALSE, nullptr);
-  gst_app_src_set_caps(GST_APP_SRC(src), caps);
-  gst_app_src_set_stream_type(GST_APP_SRC(src), GST_APP_STREAM_TYPE_STREAM);
-  gst_app_src_set_max_bytes(GST_APP_SRC(src), 2 * frames.buffer_size());
-  g_object_set(sink, "sync", FALSE, "signal-handoffs", TRUE, "enable-last-sample", FALSE, "qos",
-               FALSE, nullptr);
+  for (Branch& br : branches) {
+    GstElement* src = gst_element_factory_make("appsrc", nullptr);
+    GstElement* sink = gst_element_factory_make("fakesink", nullptr);
+    if (!src || !sink) {
+      m->status = "skipped: appsrc or fakesink not available";
+      if (src) gst_object_unref(src);
+      if (sink) gst_object_unref(sink);
+      gst_object_unref(pipeline);
+      return;
+    }
+    g_object_set(src, "format", GST_FORMAT_TIME, "is-live", FALSE, "block", TRUE, "do-timestamp",
+                 FALSE, nullptr);
+    gst_app_src_set_caps(GST_APP_SRC(src), caps);
+    gst_app_src_set_stream_type(GST_APP_SRC(src), GST_APP_STREAM_TYPE_STREAM);
+    gst_app_src_set_max_bytes(GST_APP_SRC(src), 2 * frames.buffer_size());
+    g_object_set(sink, "sync", FALSE, "signal-handoffs", TRUE, "enable-last-sample", FALSE, "qos",
+                 FALSE, nullptr);
 
-  std::vector<GstElement*> chain{src};
-  gst_bin_add(GST_BIN(pipeline), src);
-  for (const Stage& s : stages) {
-    GstElement* e = gst_element_factory_make(s.factory.c_str(), nullptr);
-    if (!e) {
-      m->status = "failed: could not create '" + s.factory + "'";
-      gst_object_unref(sink);
-      gst_object_unref(pipeline);
-      return;
+    std::vector<GstElement*> chain{src};
+    gst_bin_add(GST_BIN(pipeline), src);
+    for (const Stage& st : stages) {
+      GstElement* e = gst_element_factory_make(st.factory.c_str(), nullptr);
+      if (!e) {
+        m->status = "failed: could not create '" + st.factory + "'";
+        gst_object_unref(sink);
+        gst_object_unref(pipeline);
+        return;
+      }
+      if (st.setup) st.setup(e);
+      gst_bin_add(GST_BIN(pipeline), e);
+      chain.push_back(e);
     }
-    if (s.setup) s.setup(e);
-    gst_bin_add(GST_BIN(pipeline), e);
-    chain.push_back(e);
-  }
-  gst_bin_add(GST_BIN(pipeline), sink);
-  chain.push_back(sink);
-  for (size_t i = 0; i + 1 < chain.size(); ++i) {
-    if (!gst_element_link(chain[i], chain[i + 1])) {
-      m->status = std::string("failed: could not link ") + GST_OBJECT_NAME(chain[i]) + " to " +
-                  GST_OBJECT_NAME(chain[i + 1]);
-      gst_object_unref(pipeline);
-      return;
+    gst_bin_add(GST_BIN(pipeline), sink);
+    chain.push_back(sink);
+    for (size_t i = 0; i + 1 < chain.size(); ++i) {
+      if (!gst_element_link(chain[i], chain[i + 1])) {
+        m->status = std::string("failed: could not link ") + GST_OBJECT_NAME(chain[i]) + " to " +
+                    GST_OBJECT_NAME(chain[i + 1]);
+        gst_object_unref(pipeline);
+        return;
+      }
     }
+    br.src = src;
+    br.t.n = opt.n;
+    br.t.entry.assign(opt.n, 0);
+    br.t.exit.assign(opt.n, 0);
+    GstPad* srcpad = gst_element_get_static_pad(src, "src");
+    gst_pad_add_probe(srcpad, GST_PAD_PROBE_TYPE_BUFFER, on_source_push, &br.t, nullptr);
+    gst_object_unref(srcpad);
+    g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), &br.t);
   }
   if (opt.share) {
     GstContext* context = gst_context_new_cuda_context(opt.share);
     gst_element_set_context(pipeline, context);
     gst_context_unref(context);
   }
-
-  Timeline t;
-  t.n = opt.n;
-  t.entry.assign(opt.n, 0);
-  t.exit.assign(opt.n, 0);
-  GstPad* srcpad = gst_element_get_static_pad(src, "src");
-  gst_pad_add_probe(srcpad, GST_PAD_PROBE_TYPE_BUFFER, on_source_push, &t, nullptr);
-  gst_object_unref(srcpad);
-  g_signal_connect(sink, "handoff", G_CALLBACK(on_handoff), &t);
 
   if (g_tracer_capture) clear_tracer_records();  // what an earlier pipeline left
   GstBus* bus = gst_element_get_bus(pipeline);
@@ -331,26 +341,28 @@ void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage
   }
 
   std::atomic<bool> stop{false};
-  GstFlowReturn push_ret = GST_FLOW_OK;
-  std::thread pusher([&] {
-    for (int i = 0; i < opt.n && !stop.load(); ++i) {
-      GstBuffer* b = wrap_for_push(frames.buffers[i % frames.buffers.size()], (guint64)i, kPtsStep);
-      const GstFlowReturn r = gst_app_src_push_buffer(GST_APP_SRC(src), b);
-      if (r != GST_FLOW_OK) {
-        push_ret = r;
-        break;
+  std::vector<std::thread> pushers;
+  for (Branch& branch : branches)
+    pushers.emplace_back([&, br = &branch] {
+      for (int i = 0; i < opt.n && !stop.load(); ++i) {
+        GstBuffer* b = wrap_for_push(frames.buffers[i % frames.buffers.size()], (guint64)i, kPtsStep);
+        const GstFlowReturn r = gst_app_src_push_buffer(GST_APP_SRC(br->src), b);
+        if (r != GST_FLOW_OK) {
+          br->push_ret = r;
+          break;
+        }
       }
-    }
-    gst_app_src_end_of_stream(GST_APP_SRC(src));
-  });
+      gst_app_src_end_of_stream(GST_APP_SRC(br->src));
+    });
 
   GstMessage* msg = gst_bus_timed_pop_filtered(
       bus, (GstClockTime)(opt.timeout_s * GST_SECOND),
       (GstMessageType)(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
   if (!msg) {
-    m->status = "failed: timed out after " + fmt(opt.timeout_s) + " s (" +
-                std::to_string(t.arrived.load()) + " of " + std::to_string(opt.n) +
-                " frames arrived)";
+    int arrived = 0;
+    for (const Branch& br : branches) arrived += br.t.arrived.load();
+    m->status = "failed: timed out after " + fmt(opt.timeout_s) + " s (" + std::to_string(arrived) +
+                " of " + std::to_string(opt.n * branch_count) + " frames arrived)";
   } else if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR) {
     m->status = "failed: " + bus_error_text(msg);
   }
@@ -358,27 +370,41 @@ void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage
   stop = true;
   // Unblocks a push waiting for queue space (appsrc flushes on the way down).
   gst_element_set_state(pipeline, GST_STATE_NULL);
-  pusher.join();
+  for (std::thread& p : pushers) p.join();
   gst_object_unref(bus);
   gst_object_unref(pipeline);
 
   if (!m->ok()) return;
-  if (push_ret != GST_FLOW_OK) {
-    m->status = std::string("failed: push returned ") + gst_flow_get_name(push_ret);
-    return;
+  for (const Branch& br : branches) {
+    const Timeline& t = br.t;
+    if (br.push_ret != GST_FLOW_OK) {
+      m->status = std::string("failed: push returned ") + gst_flow_get_name(br.push_ret);
+      return;
+    }
+    if (t.arrived != opt.n || t.duplicated || t.reordered || t.unknown) {
+      m->status = "failed: " + std::to_string(t.arrived.load()) + " of " + std::to_string(opt.n) +
+                  " frames arrived, " + std::to_string(t.duplicated.load()) + " duplicated, " +
+                  std::to_string(t.reordered.load()) + " out of order, " +
+                  std::to_string(t.unknown.load()) + " unknown";
+      return;
+    }
   }
-  if (t.arrived != opt.n || t.duplicated || t.reordered || t.unknown) {
-    m->status = "failed: " + std::to_string(t.arrived.load()) + " of " + std::to_string(opt.n) +
-                " frames arrived, " + std::to_string(t.duplicated.load()) + " duplicated, " +
-                std::to_string(t.reordered.load()) + " out of order, " +
-                std::to_string(t.unknown.load()) + " unknown";
-    return;
+  // Steady state: from the moment every branch is past its warm-up to the moment the first
+  // branch ends, the frames that arrived in between (one branch: frames warmup .. n-1).
+  int64_t t0 = 0, t1 = INT64_MAX;
+  for (const Branch& br : branches) {
+    t0 = std::max(t0, br.t.exit[opt.warmup - 1]);
+    t1 = std::min(t1, br.t.exit[opt.n - 1]);
   }
-  const int64_t t0 = t.exit[opt.warmup - 1], t1 = t.exit[opt.n - 1];
-  m->fps = (opt.n - opt.warmup) / ((t1 - t0) * 1e-9);
+  int64_t counted = 0;
   std::vector<double> lat;
-  for (int i = opt.warmup; i < opt.n; ++i)
-    if (t.entry[i]) lat.push_back((t.exit[i] - t.entry[i]) * 1e-6);
+  for (const Branch& br : branches)
+    for (int i = opt.warmup; i < opt.n; ++i) {
+      if (br.t.exit[i] > t0 && br.t.exit[i] <= t1) ++counted;
+      if (br.t.entry[i]) lat.push_back((br.t.exit[i] - br.t.entry[i]) * 1e-6);
+    }
+  m->frames = static_cast<int>(counted);
+  m->fps = t1 > t0 ? counted / ((t1 - t0) * 1e-9) : kNaN;
   m->lat_med_ms = median(lat);
   m->lat_p95_ms = p95(lat);
   if (g_tracer_capture) take_tracer_latency(opt.warmup, m);

@@ -61,6 +61,7 @@ struct RunOptions {
   int n = 0;        // frames pushed, warm-up included
   int warmup = kWarmup;
   GstCudaContext* share = nullptr;  // given to the pipeline (all CUDA elements use it)
+  int branches = 1;  // independent appsrc ! stages ! fakesink chains in the one pipeline
   double timeout_s = kPipelineTimeoutS;
 };
 
@@ -69,8 +70,9 @@ struct RunOptions {
 // without the tracer.
 bool capture_latency_tracer();
 
-// Runs appsrc ! stages ! fakesink once over @frames; fills fps/latency/status of @m (and the
-// tracer's latency under capture_latency_tracer).
+// Runs appsrc ! stages ! fakesink once over @frames (opt.branches such chains side by side, each
+// pushing all of @frames); fills fps (of all branches together), latency and status of @m (and
+// the tracer's latency under capture_latency_tracer).
 void run_pipeline(GstCaps* caps, const FrameSet& frames, const std::vector<Stage>& stages,
                   const RunOptions& opt, Measurement* m);
 
