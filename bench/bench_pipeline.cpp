@@ -252,7 +252,7 @@ bool branch_scaling(GstCudaContext* ctx, double scale) {
     return false;
   }
   const double kernel_fps = 1e6 / b.kernel_us;
-  std::printf("## Branches in one pipeline, Full HD RGBA in CUDA memory, sigma %g\n\n"
+  std::printf("\n## Branches in one pipeline, Full HD RGBA in CUDA memory, sigma %g\n\n"
               "Each branch: appsrc ! cudagaussian frames-in-flight=3 ! fakesink, pushing GPU-resident "
               "frames. The kernel alone: %.1f µs (median of %d, CUDA events), %.0f frames a second.\n\n"
               "| branches | fps, all together | fps per branch | × the kernel's rate | median latency ms |\n"
