@@ -188,10 +188,9 @@ CG_HOST_DEVICE inline EdgeSample<T> edge_load_sample(const EdgeLine<T>& l, bool 
 
 // A warm-up over pixels all equal to the one next to the segment changes nothing: started from
 // the steady state of a constant signal, the Gaussian stays in it, exactly (its deviations stay
-// 0). Where `src` is constant from `start` to that
-// pixel, the walk may begin there instead: flat regions (a test pattern, a solid background)
-// would otherwise run every warm-up to its full kappa x sigma. Compares kSearchBatch pixels at a
-// time and stops at the first that differs.
+// 0). Where `src` is constant from `start` to that pixel, the walk may begin there instead: flat
+// regions (a test pattern, a solid background) would otherwise run every warm-up to its full
+// kappa x sigma. Compares kSearchBatch pixels at a time and stops at the first that differs.
 template <typename T>
 CG_HOST_DEVICE inline int edge_skip_constant_warmup(const EdgeLine<T>& l, const T* src, int direction, int start,
                                                     int s0, int s1) {
