@@ -72,6 +72,12 @@ if want bench; then
   timeout 300 build-gpu/bench/bench_pipeline --csv "$OUT/bench_pipeline.csv" > "$OUT/bench_pipeline.md" 2>&1
   echo "bench_pipeline rc=$?"
   sed -n '/^## Targets/,$p' "$OUT/bench_pipeline.md"
+  # Live latency through GStreamer's latency tracer, then without it and the parallel branches.
+  { GST_TRACERS=latency timeout 120 build-gpu/bench/bench_pipeline --live-latency
+    echo; echo "The same without the tracer (GST_TRACERS unset), and the branches:"; echo
+    timeout 200 build-gpu/bench/bench_pipeline --live-latency --branches | tail -n +3
+  } > "$OUT/pipeline_latency_branches.md" 2>/dev/null
+  echo "bench_pipeline --live-latency --branches rc=$?"
   timeout 200 build-gpu/bench/bench_sobel --csv "$OUT/bench_sobel.csv" > "$OUT/bench_sobel.md" 2>&1
   echo "bench_sobel rc=$?"
   timeout 300 build-gpu/bench/bench_edge_aware --csv "$OUT/bench_edge_aware.csv" > "$OUT/bench_edge_aware.md" 2>&1
