@@ -93,8 +93,9 @@ Status plan_fir(const BlurSettings& s, bool chosen_by_auto, const std::vector<Pl
 int auto_fir_max_radius(const BlurSettings& s, const PlaneSpec& p) {
   const double sx = plane_sigma(s.sigma_x, p.subsample_x), sy = plane_sigma(s.sigma_y, p.subsample_y);
   const int rx = fir_radius(sx, s.truncate), ry = fir_radius(sy, s.truncate);
-  if (!TensorFir::faster(rx, ry) || rx > TensorFir::kMaxRadius || ry > TensorFir::kMaxRadius ||
-      !plane_suits_tensor_cores(p.geometry, gaussian_taps(sx, rx), gaussian_taps(sy, ry)))
+  const bool tensor =
+      TensorFir::faster(rx, ry) && plane_suits_tensor_cores(p.geometry, gaussian_taps(sx, rx), gaussian_taps(sy, ry));
+  if (!tensor)
     return kAutoFirMaxRadius;
   return p.geometry.channels == 4 ? kAutoTensorFirMaxRadius : TensorFir::kMaxRadius;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the planes' FIR radii
-// against the radius where each kind of core stops winning, and the border) and how split Auto and kappa -1 resolve per algorithm; and
-// the plane arguments every blur checks before a launch.
+// against the radius where each kind of core stops winning, and the border), how split Auto and
+// kappa -1 resolve per algorithm, and the plane arguments every blur checks before a launch.
 #include "check.h"
 #include "frame_blur.h"
 #include "blur_algorithms.h"
