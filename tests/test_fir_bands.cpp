@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// CPU test of the tensor-core FIR's arithmetic (common/fir_bands.h, kernels/tensor_fir.cu): the
-// band matrices, multiplied tile by tile and block by block as the kernels do (their tile
-// constants, staged windows and intermediate of the sizes they allocate, bounds-checked here),
-// give the double reference FIR exactly in double; with the kernels' fp16 roundings (taps,
-// staged samples as v - 128, the intermediate) they stay within the documented error bound.
+// CPU test of the tensor-core FIR's arithmetic (common/fir_bands.h and kernels/tensor_fir.cu,
+// common/fused_fir_bands.h and kernels/tensor_fir_fused.cu): the band matrices, multiplied tile
+// by tile and block by block as the kernels do (their tile constants, staged windows and
+// intermediate of the sizes they allocate, bounds-checked here), give the double reference FIR
+// exactly in double; with the kernels' fp16 roundings (taps, staged samples as v - 128, the
+// intermediate) they stay within the documented error bound.
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "check.h"
 #include "fir_bands.h"
 #include "fir_taps.h"
+#include "fused_fir_bands.h"
 #include "reference_blur.h"
 
 using namespace cudagaussian;
@@ -87,6 +89,61 @@ PlaneValues banded_fir(const PlaneGeometry& g, const PlaneValues& in, const std:
   return out;
 }
 
+// The one-kernel layout as kernels/tensor_fir_fused.cu tiles it, in double; `fp16`: with its
+// roundings. Staged planes of the tile's size and halo, bounds-checked.
+PlaneValues fused_banded_fir(const PlaneGeometry& g, const PlaneValues& in, const std::vector<double>& taps_x,
+                             const std::vector<double>& taps_y, Border border, bool fp16) {
+  const int c = g.channels, row_scalars = g.width * c, tile_pixels = fused_tile_pixels(c);
+  const FusedBands b = fused_bands(taps_x, taps_y, c);
+  auto round = [&](double v) { return fp16 ? to_half(v) : v; };
+  const int rows = b.staged_rows(), pixels = b.staged_pixels(c);
+  std::vector<double> staged(static_cast<size_t>(c) * rows * pixels);
+  std::vector<double> mid(static_cast<size_t>(rows) * 16);
+  PlaneValues out(static_cast<size_t>(g.height) * row_scalars);
+  for (int y0 = 0; y0 < g.height; y0 += kFusedTileRows)
+    for (int px0 = 0; px0 < g.width; px0 += tile_pixels) {
+      for (int ch = 0; ch < c; ++ch)
+        for (int r = 0; r < rows; ++r)
+          for (int s = 0; s < pixels; ++s) {
+            const int y = border_index(y0 - b.halo_y + r, g.height, border);
+            const int x = border_index(px0 - b.halo_x + s, g.width, border);
+            staged.at((static_cast<size_t>(ch) * rows + r) * pixels + s) =
+                round(in[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] - 128.0);
+          }
+      for (int ch = 0; ch < c; ++ch)
+        for (int o = 0; o < tile_pixels; o += 16) {
+          // Horizontal: every staged row of the strip.
+          for (int r = 0; r < rows; ++r)
+            for (int i = 0; i < 16; ++i) {
+              double acc = 0.0;
+              for (int m = 0; m < b.row_blocks; ++m)
+                for (int k = 0; k < 16; ++k)
+                  acc += round(b.row_block(m, i, k)) *
+                         staged.at((static_cast<size_t>(ch) * rows + r) * pixels + o + 16 * (b.first_block + m) + k);
+              mid.at(static_cast<size_t>(r) * 16 + i) = round(acc);
+            }
+          // Vertical: each 8-row tile from the 16-row blocks its taps reach.
+          for (int Y = 0; Y < kFusedTileRows; Y += 8)
+            for (int n = 0; n < 8; ++n)
+              for (int i = 0; i < 16; ++i) {
+                const int y = y0 + Y + n, x = px0 + o + i;
+                if (y >= g.height || x >= g.width) continue;
+                double acc = 0.0;
+                const int first = (Y + b.halo_y - b.radius_y) / 16, last = (Y + 7 + b.halo_y + b.radius_y) / 16;
+                for (int block = first; block <= last; ++block) {
+                  const int delta = 16 * block - b.halo_y - Y;
+                  if (delta < b.first_delta || (delta - b.first_delta) / 8 >= b.column_blocks) continue;
+                  for (int k = 0; k < 16; ++k)
+                    acc += mid.at(static_cast<size_t>(16 * block + k) * 16 + i) *
+                           round(b.column_block((delta - b.first_delta) / 8, n, k));
+                }
+                out[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] = acc + 128.0;
+              }
+        }
+    }
+  return out;
+}
+
 double worst_difference(const PlaneValues& a, const PlaneValues& b) {
   double worst = 0.0;
   for (size_t i = 0; i < a.size(); ++i) worst = std::fmax(worst, std::fabs(a[i] - b[i]));
@@ -101,7 +158,7 @@ CG_TEST(bands_give_the_reference_fir) {
   const Border borders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
   int checked = 0;
   for (int c : {1, 2, 4})
-    for (auto wh : {std::pair<int, int>{1, 1}, {3, 2}, {37, 29}, {70, 18}})
+    for (auto wh : {std::pair<int, int>{1, 1}, {3, 2}, {37, 29}, {70, 18}, {300, 70}})
       for (auto radii : {std::pair<int, int>{0, 0}, {1, 3}, {5, 5}, {20, 2}, {0, 40}, {40, 17}})
         for (Border b : borders) {
           const PlaneGeometry g = geometry(wh.first, wh.second, c);
@@ -109,13 +166,15 @@ CG_TEST(bands_give_the_reference_fir) {
           for (double& v : in) v = sample(rng);
           const std::vector<double> tx = gaussian_taps(radii.first / 4.0, radii.first);
           const std::vector<double> ty = gaussian_taps(radii.second / 4.0, radii.second);
-          const double worst = worst_difference(reference_fir(g, in, tx, ty, b), banded_fir(g, in, tx, ty, b, false));
+          const PlaneValues want = reference_fir(g, in, tx, ty, b);
+          const double worst = worst_difference(want, banded_fir(g, in, tx, ty, b, false));
+          const double worst_fused = worst_difference(want, fused_banded_fir(g, in, tx, ty, b, false));
           // The band values are floats: about 1e-7 of a sample's range.
-          CHECK_MSG(worst < 1e-4, "%dx%d, %d channels, radii %d/%d, border %d: off by %g", g.width, g.height, c,
-                    radii.first, radii.second, static_cast<int>(b), worst);
+          CHECK_MSG(worst < 1e-4 && worst_fused < 1e-4, "%dx%d, %d channels, radii %d/%d, border %d: off by %g (%g in one kernel)",
+                    g.width, g.height, c, radii.first, radii.second, static_cast<int>(b), worst, worst_fused);
           ++checked;
         }
-  CHECK(checked == 3 * 4 * 6 * 3);
+  CHECK(checked == 3 * 5 * 6 * 3);
 }
 
 CG_TEST(fp16_error_within_the_bound) {
@@ -138,8 +197,9 @@ CG_TEST(fp16_error_within_the_bound) {
       for (size_t i = 0; i < in.size(); ++i)
         in[i] = content == 0 ? sample(rng) : content == 1 ? 255.0 : ((i / p.c) % 7 < 3 ? 0.0 : 255.0);
       const std::vector<double> tx = gaussian_taps(p.rx / 4.0, p.rx), ty = gaussian_taps(p.ry / 4.0, p.ry);
-      const double worst = worst_difference(reference_fir(g, in, tx, ty, Border::Replicate),
-                                            banded_fir(g, in, tx, ty, Border::Replicate, true));
+      const PlaneValues want = reference_fir(g, in, tx, ty, Border::Replicate);
+      const double worst = std::fmax(worst_difference(want, banded_fir(g, in, tx, ty, Border::Replicate, true)),
+                                     worst_difference(want, fused_banded_fir(g, in, tx, ty, Border::Replicate, true)));
       worst_seen = std::fmax(worst_seen, worst);
       CHECK_MSG(worst <= kTensorFirErrorBound, "%dx%dx%d radii %d/%d content %d: off by %g", p.w, p.h, p.c, p.rx,
                 p.ry, content, worst);
