@@ -12,8 +12,8 @@
 // Usage: bench_fir [--csv PATH | PATH]          (prints a Markdown table; exits 0 with a skip line
 //                                                without a GPU; CSV only when a path is given)
 //        bench_fir --sizes [--csv PATH | PATH]
-//   The fused FIR from SD to 4K (RGBA8, sigma 1 to 4: radius 4 to 16) with the tile height it
-//   chooses beside each fixed height, and a copy of the same frames.
+//   The FIR from SD to 4K (RGBA8, sigma 1 to 4: radius 4 to 16) as SeparableFir chooses it,
+//   beside the fused CUDA-core kernel at each fixed tile height, and a copy of the same frames.
 
 #include <algorithm>
 #include <cstdint>
@@ -51,7 +51,8 @@ struct Row {
   int radius;
   double fir_us, copy_us, copy1d_us;
   double cuda_cores_us;             // SeparableFir on CUDA cores (fused or two-pass)
-  double tensor_us;                 // SeparableFir on tensor cores (0: they do not apply)
+  double tensor_us;                 // SeparableFir on tensor cores, one kernel where it runs (0: they do not apply)
+  double tensor_two_us;             // SeparableFir on tensor cores, two passes
   double table_us, incremental_us;  // the per-pixel kernel, taps from a table / incremental
   double texture_us;                // the per-pixel kernel reading through textures
   int texture_diff;                 // max |texture - per-pixel table| over one frame
@@ -80,7 +81,8 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
     csv.open(csv_path, "device,size,width,height,sigma,radius,tile_rows,fir_us,copy_us,gpixel_per_s");
   std::printf("Separable FIR by frame size, RGBA8, truncate %.0f, replicate border, on %s (%d SMs).\n"
               "Median of %d runs after %d warm-up, %d rotating frames; copy = cudaMemcpyAsync of the\n"
-              "same frames. Gpix/s = pixels / FIR time; 'chosen' is the tile height SeparableFir picks.\n\n",
+              "same frames. Gpix/s = pixels / FIR time; 'chosen' is the kernel SeparableFir picks, the\n"
+              "others the fused CUDA-core kernel with tiles of that height.\n\n",
               kTruncate, prop.name, prop.multiProcessorCount, kIterations, kWarmup, kFrames);
   std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -110,6 +112,7 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
         SeparableFir fir;
         SeparableFir::Schedule schedule;
         schedule.tile_rows = tile_choices[t];
+        if (tile_choices[t] != 0) schedule.cores = SeparableFir::Schedule::Cores::Cuda;
         BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate, schedule));
         auto blur = [&](int f) {
           return fir.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get());
@@ -196,19 +199,29 @@ int main(int argc, char** argv) {
     auto blur = [&](int f) {
       return fir.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
     };
-    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
+    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
     BENCH_CHECK(time_op(blur, &r.fir_us));
     const bool tensor_applies = TensorFir::applies(g, taps, taps, prop.major);
-    for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor}) {
-      if (cores == SeparableFir::Schedule::Cores::Tensor && !tensor_applies) continue;  // left blank
+    using Cores = SeparableFir::Schedule::Cores;
+    using Layout = TensorFir::Layout;
+    const struct {
+      Cores cores;
+      Layout layout;
+      double* us;
+    } pins[] = {{Cores::Cuda, Layout::Measured, &r.cuda_cores_us},
+                {Cores::Tensor, Layout::OneKernel, &r.tensor_us},
+                {Cores::Tensor, Layout::TwoPasses, &r.tensor_two_us}};
+    for (const auto& pin : pins) {
+      if (pin.cores == Cores::Tensor && !tensor_applies) continue;  // left blank
       SeparableFir::Schedule pinned;
-      pinned.cores = cores;
+      pinned.cores = pin.cores;
+      pinned.tensor_layout = pin.layout;
       SeparableFir other;
       BENCH_CHECK(other.plan(g, taps, taps, Border::Replicate, pinned));
       auto op = [&](int f) {
         return other.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
       };
-      BENCH_CHECK(time_op(op, cores == SeparableFir::Schedule::Cores::Cuda ? &r.cuda_cores_us : &r.tensor_us));
+      BENCH_CHECK(time_op(op, pin.us));
     }
     for (TapSource source : {TapSource::Table, TapSource::Incremental}) {
       PerPixelFir per_pixel;
@@ -247,19 +260,22 @@ int main(int argc, char** argv) {
               "copy 2D = cudaMemcpy2DAsync, copy 1D = cudaMemcpyAsync of the same frames, device to\n"
               "device; the ratio is to the faster copy. GB/s-equivalent = (frame read + frame\n"
               "written) / FIR time. FIR: SeparableFir as it chooses; CUDA cores: its kernels fused\n"
-              "(one kernel) up to radius 16, two passes beyond; tensor cores: TensorFir (two passes,\n"
-              "fp16 operands, up to radius %d), which it chooses from radius %d.\n"
+              "(one kernel) up to radius 16, two passes beyond; tensor cores: TensorFir (fp16\n"
+              "operands, up to radius %d) in one kernel where its tile fits shared memory, and in\n"
+              "two passes. SeparableFir takes the tensor cores from radius %d in one kernel (up to\n"
+              "radius %d; at this frame size), from radius %d in two passes.\n"
               "Per-pixel: the usual formulation (a thread per output, symmetric tap pairs), taps\n"
               "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%),\n"
               "or read through texture objects (replicate border by clamp addressing; in brackets the\n"
               "largest difference from the per-pixel table kernel over one frame).\n\n",
-              kIterations, kWarmup, kFrames, kFrames, TensorFir::kMaxRadius,
-              TensorFir::kMinRadius);
-  std::printf("| sigma | radius | FIR µs | CUDA cores µs | tensor cores µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
-  std::printf("|------:|-------:|-------:|---:|---:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
+              kIterations, kWarmup, kFrames, kFrames, TensorFir::kMaxRadius, TensorFir::kOneKernelMinRadius,
+              TensorFir::kOneKernelMaxRadius, TensorFir::kMinRadius);
+  std::printf("| sigma | radius | FIR µs | CUDA cores µs | tensor cores µs | tensor two passes µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
+  std::printf("|------:|-------:|-------:|---:|---:|---:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
   for (const Row& r : rows)
-    std::printf("| %g | %d | %.1f | %.1f | %s | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
-                r.radius, r.fir_us, r.cuda_cores_us, us_or_blank(r.tensor_us).c_str(), r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
+    std::printf("| %g | %d | %.1f | %.1f | %s | %s | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
+                r.radius, r.fir_us, r.cuda_cores_us, us_or_blank(r.tensor_us).c_str(),
+                us_or_blank(r.tensor_two_us).c_str(), r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
                 r.table_us, r.incremental_us, 100.0 * (r.table_us / r.incremental_us - 1.0), r.texture_us,
                 r.texture_diff);
 
@@ -269,11 +285,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cannot write %s\n", csv_path);
       return 1;
     }
-    std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,cuda_cores_us,tensor_cores_us,copy2d_us,copy1d_us,ratio,"
+    std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,cuda_cores_us,tensor_cores_us,tensor_two_passes_us,copy2d_us,copy1d_us,ratio,"
                     "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us,per_pixel_texture_us\n");
     for (const Row& r : rows)
-      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
-                   kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.cuda_cores_us, r.tensor_us, r.copy_us, r.copy1d_us,
+      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
+                   kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.cuda_cores_us, r.tensor_us, r.tensor_two_us, r.copy_us, r.copy1d_us,
                    r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us,
                    r.texture_us);
     std::fclose(f);

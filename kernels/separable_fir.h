@@ -34,6 +34,8 @@ class SeparableFir : public PlaneBlur {
     // Tensor cores where TensorFir applies and is faster (Measured), wherever it applies (Tensor),
     // or never (Cuda).
     enum class Cores { Measured, Tensor, Cuda } cores = Cores::Measured;
+    // On tensor cores: one kernel or two passes (TensorFir::Layout).
+    TensorFir::Layout tensor_layout = TensorFir::Layout::Measured;
   };
 
   // Validates, uploads the taps (as float) and allocates the intermediate. Taps are odd-length

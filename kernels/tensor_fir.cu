@@ -15,6 +15,7 @@
 
 #include "tensor_fir.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -25,6 +26,8 @@
 #include "async_copy.cuh"
 #include "border.h"
 #include "fir_bands.h"
+#include "fused_fir_bands.h"
+#include "tensor_staging.cuh"
 
 namespace cudagaussian {
 namespace {
@@ -46,7 +49,6 @@ static_assert(kColumnTileRows == kColumnRowBlocks * kBandBlock, "the vertical ti
 constexpr int kColumnTileScalars = kWarps * kColumnBlocks * kBandBlock;        // 128
 static_assert(kTileScalars % kColumnTileScalars == 0, "both passes tile the intermediate's pitch");
 constexpr int kStagePad = 8;  // halves after each staged row, so that rows start in other banks
-constexpr int kStagePiece = 16;  // scalars a thread stages at a time (a halo is a multiple of 16)
 constexpr int kStageBatch = 4;   // pieces a thread loads before it stores them
 // Samples are staged as v - 128: the intermediate then stays within +-128, where fp16 has twice
 // the precision it has up to 255.
@@ -94,27 +96,6 @@ struct ColumnPass {
   int channels;  // 1, 2 or 4
   SampleFinish finish;
 };
-
-// Sixteen scalars of a row from scalar g on (g a multiple of 16); those beyond the row's ends by
-// the border rule (scalar q is channel q % C of pixel q / C). One 16-byte load where the piece
-// lies inside the row and is aligned.
-__device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, const RowPass& p) {
-  const int channels = 1 << p.channel_shift;
-  const int row_scalars = p.width << p.channel_shift;
-  if (g >= 0 && g + kStagePiece <= row_scalars && (reinterpret_cast<uintptr_t>(row + g) % kStagePiece) == 0)
-    return __ldg(reinterpret_cast<const uint4*>(row + g));
-  union {
-    unsigned char b[kStagePiece];
-    uint4 u;
-  } piece;
-#pragma unroll
-  for (int k = 0; k < kStagePiece; ++k) {
-    const int q = g + k;
-    const int pixel = border_index(q >> p.channel_shift, p.width, p.border);  // >>: floor for q < 0
-    piece.b[k] = __ldg(row + (pixel << p.channel_shift) + (q & (channels - 1)));
-  }
-  return piece.u;
-}
 
 // Stores a piece's sixteen samples as v - 128 in fp16 (two 16-byte stores).
 __device__ __forceinline__ void store_piece(half* to, uint4 piece) {
@@ -198,7 +179,8 @@ __global__ void __launch_bounds__(kThreads, 8) tensor_rows_kernel(RowPass p) {
       if (i >= total) break;
       const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
       const int y = border_index(mid_row0 + r - p.margin_rows, p.height, p.border);
-      piece[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, x0 - p.halo + at, p);
+      piece[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, x0 - p.halo + at, p.width, p.channel_shift,
+                            p.border);
     }
 #pragma unroll
     for (int b = 0; b < kStageBatch; ++b) {
@@ -350,6 +332,17 @@ __global__ void __launch_bounds__(kThreads) tensor_columns_kernel(ColumnPass p) 
                   &staged[warp][t * kBandBlock][j * kBandBlock]);
 }
 
+// Uploads fp16 copies of band values (synchronous on purpose: plan() is not per frame and the
+// host vector dies on return).
+Status upload_halves(DeviceBuffer& to, const std::vector<float>& values) {
+  std::vector<half> h;
+  h.reserve(values.size());
+  for (float v : values) h.push_back(__float2half_rn(v));
+  CG_TRY(to.reserve(h.size() * sizeof(half)));
+  CG_CUDA_TRY(cudaMemcpy(to.get(), h.data(), h.size() * sizeof(half), cudaMemcpyHostToDevice));
+  return Status::success();
+}
+
 }  // namespace
 
 bool TensorFir::applies(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
@@ -357,21 +350,40 @@ bool TensorFir::applies(const PlaneGeometry& g, const std::vector<double>& taps_
   return compute_major >= 7 && plane_suits_tensor_cores(g, taps_x, taps_y);
 }
 
+bool TensorFir::one_kernel_runs(const PlaneGeometry& g, const std::vector<double>& taps_x,
+                                const std::vector<double>& taps_y, int compute_major, int shared_optin) {
+  return compute_major >= 8 && applies(g, taps_x, taps_y, compute_major) &&
+         fused_bands(taps_x, taps_y, g.channels).shared_bytes(g.channels) <= static_cast<size_t>(shared_optin);
+}
+
 Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
-                       Border border, int compute_major) {
+                       Border border, int compute_major, Layout layout) {
   release();
   if (!g.valid() || !applies(g, taps_x, taps_y, compute_major))
     return Status::invalid("the tensor-core FIR takes 8-bit planes of 1, 2 or 4 channels, Gaussian taps of radius up to " +
                            std::to_string(kMaxRadius) + ", on compute capability 7.0 or later");
+  int device = 0, optin = 0;
+  CG_CUDA_TRY(cudaGetDevice(&device));
+  CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int radius = static_cast<int>(std::max(taps_x.size(), taps_y.size()) / 2);
+  if (layout != Layout::TwoPasses && one_kernel_runs(g, taps_x, taps_y, compute_major, optin) &&
+      (layout == Layout::OneKernel || radius <= kOneKernelMaxRadius)) {
+    const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
+    CG_TRY(upload_halves(bands_, bands.values));
+    // The limit is per function and shared by every plan: always the device's maximum.
+    CG_TRY(allow_fused_fir_shared_memory(g.channels, optin));
+    fused_ = fused_fir_launch(g, border, bands, bands_.get());
+    geometry_ = g;
+    border_ = border;
+    one_kernel_ = true;
+    planned_ = true;
+    return Status::success();
+  }
   const FirBands rows = row_bands(taps_x, g.channels);
   const FirBands columns = column_bands(taps_y);
-  std::vector<half> values;
-  values.reserve(rows.values.size() + columns.values.size());
-  for (float v : rows.values) values.push_back(__float2half_rn(v));
-  for (float v : columns.values) values.push_back(__float2half_rn(v));
-  CG_TRY(bands_.reserve(values.size() * sizeof(half)));
-  // Synchronous on purpose: plan() is not per frame and the host vector dies on return.
-  CG_CUDA_TRY(cudaMemcpy(bands_.get(), values.data(), values.size() * sizeof(half), cudaMemcpyHostToDevice));
+  std::vector<float> values = rows.values;
+  values.insert(values.end(), columns.values.begin(), columns.values.end());
+  CG_TRY(upload_halves(bands_, values));
 
   halo_ = rows.halo;
   row_bands_ = rows.blocks;
@@ -390,6 +402,7 @@ Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x
 Status TensorFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, const SampleFinish& finish,
                       cudaStream_t stream) const {
   if (!planned_) return Status::invalid("TensorFir::run before a successful plan()");
+  if (one_kernel_) return run_fused_fir(fused_, src, src_pitch, dst, dst_pitch, finish, stream);
   const PlaneGeometry& g = geometry_;
   const auto* bands = static_cast<const half*>(bands_.get());
   auto* mid = static_cast<half*>(mid_.get());
@@ -419,6 +432,8 @@ void TensorFir::release() {
   border_ = Border::Replicate;
   halo_ = row_bands_ = margin_rows_ = column_bands_ = mid_rows_ = 0;
   mid_pitch_ = row_smem_ = 0;
+  one_kernel_ = false;
+  fused_ = FusedFirLaunch();
   planned_ = false;
 }
 

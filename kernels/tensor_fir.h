@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The separable FIR on tensor cores, for 8-bit planes of 1, 2 or 4 interleaved channels: each
 // pass is a product of the samples with a banded matrix of the taps, in fp16 operands (8-bit
-// samples are exact there) with fp32 accumulation. A horizontal pass writes an fp16
-// intermediate, rows of the border rule's extension included; a vertical pass reads it and
-// stores the rounded (and finished) samples. docs/algorithms.md bounds the error of rounding
-// the taps and the intermediate to fp16. SeparableFir runs it where it applies.
+// samples are exact there) with fp32 accumulation. Two layouts: one kernel that keeps the
+// intermediate in registers (tensor_fir_fused.h; compute capability 8.0 on, where its tile fits
+// shared memory), or two passes, a horizontal one writing an fp16 intermediate (rows of the
+// border rule's extension included) and a vertical one reading it. Both store the rounded (and
+// finished) samples; docs/algorithms.md bounds the error of rounding the taps and the
+// intermediate to fp16. SeparableFir runs it where it applies.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,7 @@
 #include "fir_bands.h"
 #include "plane.h"
 #include "sample_finish.h"
+#include "tensor_fir_fused.h"
 
 namespace cudagaussian {
 
@@ -25,9 +28,20 @@ class TensorFir {
  public:
   // The largest radius in either direction (common/fir_bands.h says why).
   static constexpr int kMaxRadius = kTensorFirMaxRadius;
-  // Below this radius in both directions the CUDA-core fused kernel is faster
-  // (docs/bench/kernel_choices.md, "FIR: tensor cores").
+  // Below this radius in both directions the CUDA-core fused kernel is faster than the two
+  // passes (docs/bench/kernel_choices.md, "FIR: tensor cores").
   static constexpr int kMinRadius = 12;
+  // Below this radius it is faster than the one kernel too, on frames of at least two of its
+  // tiles per SM (twice as many where they make one per SM, four times below that):
+  // docs/bench/bench_fir.md and bench_fir_sizes.md.
+  static constexpr int kOneKernelMinRadius = 4;
+  static int one_kernel_min_radius(const PlaneGeometry& geometry, int sm_count) {
+    const long tiles = static_cast<long>((geometry.width + fused_tile_pixels(geometry.channels) - 1) /
+                                         fused_tile_pixels(geometry.channels)) *
+                       ((geometry.height + kFusedTileRows - 1) / kFusedTileRows);
+    return tiles >= 2L * sm_count ? kOneKernelMinRadius : tiles >= sm_count ? 2 * kOneKernelMinRadius
+                                                                            : 4 * kOneKernelMinRadius;
+  }
   // 16x16 blocks of the vertical band at kMaxRadius (kept in the vertical pass's shared memory).
   static constexpr int kMaxColumnBands = (kMaxRadius + (kMaxRadius + 15) / 16 * 16 + 15) / 16 + 1;
 
@@ -37,20 +51,33 @@ class TensorFir {
   // capability 7.0 or later).
   static bool applies(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                       const std::vector<double>& taps_y, int compute_major);
-  // Whether it is also the faster choice (a radius of at least kMinRadius).
+  // Whether it is also the faster choice than the CUDA cores in two passes: a radius of at least
+  // kMinRadius.
   static bool faster(int radius_x, int radius_y) { return radius_x >= kMinRadius || radius_y >= kMinRadius; }
 
-  // Builds the band matrices (uploaded once) and reserves the intermediate; refuses what
-  // applies() refuses (compute_major: the current device's, which the caller has queried).
-  // Call with the CUDA context current; not per frame.
+  // One kernel where it runs and is faster (Measured: up to kOneKernelMaxRadius both ways, where
+  // two of its blocks share an SM), one kernel wherever it runs (OneKernel), or two passes
+  // (TwoPasses).
+  enum class Layout { Measured, OneKernel, TwoPasses };
+  static constexpr int kOneKernelMaxRadius = 24;
+  // Whether the one-kernel layout runs there: compute capability 8.0 or later and its tile in
+  // `shared_optin` bytes (the device's opt-in limit).
+  static bool one_kernel_runs(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                              const std::vector<double>& taps_y, int compute_major, int shared_optin);
+
+  // Builds the band matrices (uploaded once) and, for two passes, reserves the intermediate;
+  // refuses what applies() refuses (compute_major: the current device's, which the caller has
+  // queried). Call with the CUDA context current; not per frame.
   Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
-              const std::vector<double>& taps_y, Border border, int compute_major);
+              const std::vector<double>& taps_y, Border border, int compute_major,
+              Layout layout = Layout::Measured);
   // One frame: src into dst (device planes, pitches in bytes, already checked by the caller),
   // each stored sample finished by `finish`. Enqueues on `stream`.
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, const SampleFinish& finish,
              cudaStream_t stream) const;
   void release();
   bool planned() const { return planned_; }
+  bool one_kernel() const { return one_kernel_; }
 
  private:
   PlaneGeometry geometry_;
@@ -62,8 +89,10 @@ class TensorFir {
   int mid_rows_ = 0;
   size_t mid_pitch_ = 0;    // halves
   size_t row_smem_ = 0;     // dynamic shared memory of the horizontal kernel
-  DeviceBuffer bands_;      // half: the horizontal blocks, then the vertical ones
+  DeviceBuffer bands_;      // half: the horizontal blocks, then the vertical ones (either layout's)
   DeviceBuffer mid_;        // half: mid_rows_ x mid_pitch_
+  bool one_kernel_ = false;
+  FusedFirLaunch fused_;    // the one-kernel layout's launch
   bool planned_ = false;
 };
 

@@ -52,6 +52,7 @@ struct Case {
   // SeparableFir's cores: its own choice, or pinned to the CUDA cores or (where they apply) the
   // tensor cores.
   SeparableFir::Schedule::Cores cores = SeparableFir::Schedule::Cores::Measured;
+  TensorFir::Layout tensor_layout = TensorFir::Layout::Measured;  // on tensor cores
 
   // Filled in by the run.
   size_t src_pitch = 0, dst_pitch = 0;
@@ -92,11 +93,14 @@ inline const char* input_name(Input i) {
 
 inline std::string describe(const Case& c) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s%s%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
+  std::snprintf(buf, sizeof buf, "%s%s%s%s%s C%d%s %dx%d pitch+%d/+%d sigma %g/%g (R %d/%d) %s %s",
                 c.per_pixel < 0 ? "" : c.per_pixel == int(TapSource::Table) ? "per-pixel table " : "per-pixel incremental ",
                 c.cores == SeparableFir::Schedule::Cores::Cuda     ? "CUDA cores "
                 : c.cores == SeparableFir::Schedule::Cores::Tensor ? "tensor cores "
                                                                    : "",
+                c.tensor_layout == TensorFir::Layout::OneKernel   ? "one kernel "
+                : c.tensor_layout == TensorFir::Layout::TwoPasses ? "two passes "
+                                                                  : "",
                 c.tile_rows ? ("tiles of " + std::to_string(c.tile_rows) + " rows ").c_str() : "",
                 c.g.bytes_per_sample == 1 ? "u8" : "u16", c.g.channels,
                 c.g.shift ? (" shift " + std::to_string(c.g.shift)).c_str() : "", c.g.width,
@@ -171,6 +175,7 @@ inline void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
     SeparableFir::Schedule schedule;
     schedule.tile_rows = c.tile_rows;
     schedule.cores = c.cores;
+    schedule.tensor_layout = c.tensor_layout;
     const Status st = c.per_pixel < 0
                           ? own.plan(c.g, c.taps_x(), c.taps_y(), c.border, schedule)
                           : per_pixel.plan(c.g, c.sigma_x, fir_radius(c.sigma_x, 4.0), c.sigma_y,

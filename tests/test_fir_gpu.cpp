@@ -102,6 +102,7 @@ CG_TEST(radius_as_a_kernel_constant) {
   cases.push_back(make(65, 33, 1, 1, 0, 0.5, 0.5, Border::Mirror, Input::Impulse));
   cases.push_back(make(257, 99, 1, 2, 6, 0.5, 0.5, Border::Reflect, Input::Random, 4, 0));  // P010 luma
   cases.push_back(make(385, 289, 4, 1, 0, 0.5, 1.0, Border::Replicate, Input::Random, 13, 13));
+  for (Case& c : cases) c.cores = SeparableFir::Schedule::Cores::Cuda;  // 8-bit radius 4 would take tensor cores
   run_cases(cases);
 }
 
@@ -116,8 +117,10 @@ CG_TEST(channels_u8) {
 }
 
 CG_TEST(cuda_and_tensor_cores) {
-  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from TensorFir::kMinRadius to
-  // kMaxRadius. Both kinds of kernel pinned, at every radius: the tensor cores meet the same
+  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from a radius of 4 to 16 in one
+  // kernel (TensorFir::one_kernel_min_radius) and kMinRadius in two passes, to kMaxRadius. Both
+  // kinds of kernel pinned, and both layouts on tensor cores, at every radius: the tensor cores
+  // meet the same
   // bound at small radii, at the tile edges (256 scalars, 16 rows), at their largest radius and
   // one beyond it (the CUDA cores then).
   std::vector<Case> these;
@@ -130,12 +133,52 @@ CG_TEST(cuda_and_tensor_cores) {
   these.push_back(make(300, 200, 4, 1, 0, 32, 32, Border::Mirror, Input::Random, 3, 1));        // R 128
   these.push_back(make(300, 200, 2, 1, 0, 32.25, 32.25, Border::Reflect, Input::Random, 0, 2));  // R 129
   these.push_back(make(1921, 1081, 4, 1, 0, 8, 8, Border::Replicate, Input::Random, 13, 7));
+  using Layout = TensorFir::Layout;
   std::vector<Case> cases;
   for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor})
-    for (Case c : these) {
-      c.cores = cores;
-      cases.push_back(c);
+    for (Layout layout : {Layout::OneKernel, Layout::TwoPasses})
+      for (Case c : these) {
+        if (cores == SeparableFir::Schedule::Cores::Cuda && layout == Layout::TwoPasses) continue;
+        c.cores = cores;
+        if (cores == SeparableFir::Schedule::Cores::Tensor) c.tensor_layout = layout;
+        cases.push_back(c);
+      }
+  run_cases(cases);
+}
+
+CG_TEST(tensor_cores_in_one_kernel) {
+  // The one-kernel layout pinned: tiles of 64 rows and 256 scalars (64, 128 or 256 pixels),
+  // sizes that end mid-tile, mid-strip and mid-8-row tile, frames smaller than the halo, every
+  // border, odd pitches and unaligned bases (staged byte by byte) beside aligned ones (16-byte
+  // loads, whole-pixel stores), radii from 0 to the largest whose tile fits, different radii
+  // each way.
+  std::vector<Case> these;
+  const Border borders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
+  int k = 0;
+  for (int ch : {1, 2, 4}) {
+    for (double s : {0.25, 1.0, 2.0, 3.0, 5.0, 6.0}) {
+      const Border b = borders[k++ % 3];
+      these.push_back(make(385, 289, ch, 1, 0, s, s, b, Input::Random, 13, 13));
+      these.push_back(make(257, 65, ch, 1, 0, s, s, b, Input::Random, 0, 0));
     }
+    these.push_back(make(1, 1, ch, 1, 0, 2, 2));
+    these.push_back(make(3, 2, ch, 1, 0, 5, 5, Border::Mirror, Input::Random, 1, 3));
+    these.push_back(make(17, 9, ch, 1, 0, 3, 3, Border::Reflect, Input::Random, 0, 1));
+    these.push_back(make(1921, 1081, ch, 1, 0, 2, 2, Border::Replicate, Input::Random, 13, 7));
+    these.push_back(make(1920, 1080, ch, 1, 0, 5, 5, Border::Replicate, Input::Random, 0, 0));
+    these.push_back(make(300, 130, ch, 1, 0, 0, 4, Border::Mirror, Input::Random, 3, 0));
+    these.push_back(make(300, 130, ch, 1, 0, 4, 0, Border::Reflect, Input::Random, 0, 2));
+    these.push_back(make(200, 100, ch, 1, 0, 1, 6, Border::Replicate, Input::Random, 0, 0));
+    these.push_back(make(129, 71, ch, 1, 0, 10, 10, Border::Replicate, Input::Random, 1, 1));
+    these.push_back(make(64, 48, ch, 1, 0, 3, 3, Border::Replicate, Input::Constant));
+    these.push_back(make(65, 33, ch, 1, 0, 2, 2, Border::Mirror, Input::Impulse, 2, 5));
+  }
+  std::vector<Case> cases;
+  for (Case c : these) {
+    c.cores = SeparableFir::Schedule::Cores::Tensor;
+    c.tensor_layout = TensorFir::Layout::OneKernel;
+    cases.push_back(c);
+  }
   run_cases(cases);
 }
 

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The tensor-core FIR in one kernel (tensor_fir_fused.h; the tables and their algebra:
+// common/fused_fir_bands.h).
+//
+// A block stages its tile and halo as fp16 (v - 128), one plane per channel, then each warp
+// takes strips of 16 output pixels over 32 or 64 output rows, every channel of them. For each
+// 16 staged rows the warp forms the horizontal products mid[pixel][row] with mma.sync
+// (m16n8k16: band block x staged samples); the accumulators of two 8-row products, rounded to
+// fp16, are exactly the left operand of the next product, so the vertical band multiplies them
+// at once into every 8-row output tile they reach. The warp ends with its outputs in
+// registers: it adds the 128 back, finishes, rounds and stores each pixel's channels together.
+
+#include "tensor_fir_fused.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include <cuda_fp16.h>
+
+#include "border.h"
+#include "tensor_staging.cuh"
+
+namespace cudagaussian {
+namespace {
+
+constexpr int kWarps = 8;
+constexpr int kThreads = kWarps * 32;
+constexpr int kStageBatch = 4;  // pieces a thread loads before it stores them
+// Samples are staged as v - 128, where fp16 has twice the precision it has up to 255.
+constexpr float kBias = 128.0f;
+
+// A warp's share of a tile: kStrips strips of 16 pixels (all channels) by kTiles tiles of 8
+// rows.
+template <int C>
+struct WarpShare {
+  static constexpr int kStrips = C == 1 ? 2 : 1;
+  static constexpr int kTiles = C == 4 ? kFusedTileRows / 16 : kFusedTileRows / 8;
+  static constexpr int kTileStrips = fused_tile_pixels(C) / 16;
+  static constexpr int kStripGroups = kTileStrips / kStrips;  // warps across the tile
+  static_assert(kWarps / kStripGroups * kTiles * 8 == kFusedTileRows, "the warps cover the tile");
+  static_assert(kStrips * C * kTiles == kFusedTileRows / 4, "the same accumulators a lane whatever the channels");
+};
+// Two blocks an SM: 128 registers a thread (docs/bench/kernel_choices.md, "FIR: tensor cores in
+// one kernel").
+constexpr int kBlocksPerSm = 2;
+
+struct FusedPass {
+  FusedFirLaunch l;
+  const unsigned char* src;
+  size_t src_pitch;
+  unsigned char* dst;
+  size_t dst_pitch;
+  SampleFinish finish;
+};
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// The 8x8 matrices of 16-bit values whose rows the lanes point at (lanes 8 j .. 8 j + 7: the
+// rows of matrix j), as mma.sync takes its operands.
+__device__ __forceinline__ void load_matrices_x4(unsigned (&r)[4], const half* rows) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(rows)));
+}
+__device__ __forceinline__ void load_matrices_x2(unsigned (&r)[2], const half* rows) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(shared_address(rows)));
+}
+
+// d (16x8, fp32) += a (16x16, fp16, row-major) x b (16x8, fp16, column-major). Compute
+// capability 8.0 on; TensorFir never launches the kernel below that, and it would trap there.
+__device__ __forceinline__ void multiply_add(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  __trap();
+#endif
+}
+
+__device__ __forceinline__ unsigned pack_halves(float lo, float hi) {
+  const half2 h = __floats2half2_rn(lo, hi);
+  unsigned u;
+  std::memcpy(&u, &h, sizeof u);
+  return u;
+}
+
+// Writes a piece of 16 scalars (16 / C pixels) into the channel planes at row `r`, pixel `at`.
+template <int C>
+__device__ __forceinline__ void store_piece(half* stage, int plane_halves, int r, int stride, int at, uint4 piece) {
+  unsigned char b[kStagePiece];
+  std::memcpy(b, &piece, sizeof b);
+  constexpr int kPixels = kStagePiece / C;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    union {
+      unsigned h[kPixels / 2];
+      uint2 u2[kPixels / 4];
+    } out;
+#pragma unroll
+    for (int j = 0; j < kPixels / 2; ++j)
+      out.h[j] = pack_halves(static_cast<float>(b[2 * j * C + c]) - kBias, static_cast<float>(b[(2 * j + 1) * C + c]) - kBias);
+    uint2* to = reinterpret_cast<uint2*>(stage + c * plane_halves + r * stride + at);
+#pragma unroll
+    for (int j = 0; j < kPixels / 4; ++j) to[j] = out.u2[j];
+  }
+}
+
+// Stages the tile at (px0, y0) with its halo: rows by the border rule, pixels too, 16 scalars a
+// thread at a time, kStageBatch loads in flight before they are stored.
+template <int C>
+__device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, int y0) {
+  constexpr int kShift = C == 4 ? 2 : C == 2 ? 1 : 0;
+  const FusedFirLaunch& l = p.l;
+  const int pieces = (fused_tile_pixels(C) + 2 * l.halo_x) * C / kStagePiece, total = rows * pieces;
+  const int q0 = (px0 - l.halo_x) * C, plane_halves = rows * l.stage_stride;
+  for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kStageBatch) {
+    uint4 piece[kStageBatch];
+#pragma unroll
+    for (int b = 0; b < kStageBatch; ++b) {
+      const int i = i0 + b * kThreads;
+      if (i >= total) break;
+      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      const int y = border_index(y0 - l.halo_y + r, l.height, l.border);
+      piece[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, q0 + at, l.width, kShift, l.border);
+    }
+#pragma unroll
+    for (int b = 0; b < kStageBatch; ++b) {
+      const int i = i0 + b * kThreads;
+      if (i >= total) break;
+      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      store_piece<C>(stage, plane_halves, r, l.stage_stride, at / C, piece[b]);
+    }
+  }
+}
+
+// Adds the bias back, finishes (kFinish), rounds and stores the C channels of one pixel at `to`
+// (`whole_pixels`: in one store).
+template <int C, bool kFinish>
+__device__ __forceinline__ void store_pixel(const FusedPass& p, const half* stage, int plane_halves,
+                                            const float (&value)[C], int px, int y, unsigned char* to,
+                                            bool whole_pixels) {
+  const FusedFirLaunch& l = p.l;
+  uint32_t word = 0;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    float v = value[c] + kBias;
+    if (kFinish) {
+      const half input = stage[c * plane_halves + (l.halo_y + y) * l.stage_stride + l.halo_x + px];
+      v = finish_sample(p.finish, v, __half2float(input) + kBias, c);
+    }
+    // rounded_sample(): floor(v + 0.5) within [0, 255].
+    const int level = min(max(__float2int_rd(v + 0.5f), 0), 255);
+    word |= static_cast<uint32_t>(level) << (8 * c);
+  }
+  if (C == 4 && whole_pixels) {
+    *reinterpret_cast<uint32_t*>(to) = word;
+  } else if (C == 2 && whole_pixels) {
+    *reinterpret_cast<uint16_t*>(to) = static_cast<uint16_t>(word);
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; ++c) to[c] = static_cast<unsigned char>(word >> (8 * c));
+  }
+}
+
+template <int C, bool kFinish>
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(FusedPass p) {
+  using Share = WarpShare<C>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const FusedFirLaunch& l = p.l;
+  const int rows = kFusedTileRows + 2 * l.halo_y, stride = l.stage_stride, plane_halves = rows * stride;
+  half* stage = reinterpret_cast<half*>(smem);
+  half* row_bands = stage + C * plane_halves;
+  const half* column_bands = row_bands + l.row_blocks * kFusedRowBlockValues;
+  const int px0 = blockIdx.x * fused_tile_pixels(C), y0 = blockIdx.y * kFusedTileRows;
+
+  const int band_pieces = (l.row_blocks * kFusedRowBlockValues + l.column_blocks * kFusedColumnBlockValues) / 8;
+  for (int i = threadIdx.x; i < band_pieces; i += kThreads)
+    reinterpret_cast<uint4*>(row_bands)[i] = __ldg(reinterpret_cast<const uint4*>(l.bands) + i);
+  stage_tile<C>(p, stage, rows, px0, y0);
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int first_strip = (warp % Share::kStripGroups) * Share::kStrips;
+  const int out_row0 = warp / Share::kStripGroups * Share::kTiles * 8;
+  // Rows and columns the lane points at in the matrix loads: a band block's four 8x8 quarters
+  // (rows 0-7 and 8-15 of columns 0-7, then of columns 8-15); two 8-row tiles of staged samples,
+  // columns 0-7 and 8-15 of each; a column block's columns 0-7 and 8-15.
+  const int band_row = lane % 8 + (lane / 8 % 2) * 8, band_column = lane / 16 * 8;
+  const int staged_row = lane % 8 + lane / 16 * 8, staged_column = lane / 8 % 2 * 8;
+  const int column_row = lane % 8, column_column = lane / 8 % 2 * 8;
+
+  float out[Share::kStrips][C][Share::kTiles][4];
+#pragma unroll
+  for (int s = 0; s < Share::kStrips; ++s)
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+      for (int t = 0; t < Share::kTiles; ++t)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) out[s][c][t][e] = 0.0f;
+
+  // The 16-row blocks of staged rows that the warp's output rows reach.
+  const int first = (out_row0 + l.halo_y - l.radius_y) / 16;
+  const int last = (out_row0 + Share::kTiles * 8 - 1 + l.halo_y + l.radius_y) / 16;
+  for (int block = first; block <= last; ++block) {
+#pragma unroll
+    for (int s = 0; s < Share::kStrips; ++s) {
+      const int strip_pixel = (first_strip + s) * 16;
+      float mid[C][2][4];
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) mid[c][0][e] = mid[c][1][e] = 0.0f;
+      const half* staged = stage + (16 * block + staged_row) * stride + strip_pixel + 16 * l.first_block + staged_column;
+      for (int m = 0; m < l.row_blocks; ++m) {
+        unsigned band[4];
+        load_matrices_x4(band, row_bands + m * kFusedRowBlockValues + band_row * 16 + band_column);
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          unsigned in[4];
+          load_matrices_x4(in, staged + c * plane_halves + 16 * m);
+          multiply_add(mid[c][0], band, in[0], in[1]);
+          multiply_add(mid[c][1], band, in[2], in[3]);
+        }
+      }
+      // Rows 0-7 and 8-15 of the block, rounded to fp16: the left operand, 16 pixels x 16 rows.
+      unsigned left[C][4];
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        left[c][0] = pack_halves(mid[c][0][0], mid[c][0][1]);
+        left[c][1] = pack_halves(mid[c][0][2], mid[c][0][3]);
+        left[c][2] = pack_halves(mid[c][1][0], mid[c][1][1]);
+        left[c][3] = pack_halves(mid[c][1][2], mid[c][1][3]);
+      }
+#pragma unroll
+      for (int t = 0; t < Share::kTiles; ++t) {
+        const int delta = 16 * block - l.halo_y - out_row0 - 8 * t;
+        if (delta < l.first_delta || delta >= l.first_delta + 8 * l.column_blocks) continue;
+        unsigned taps[2];
+        load_matrices_x2(taps, column_bands + (delta - l.first_delta) / 8 * kFusedColumnBlockValues +
+                                   column_row * 16 + column_column);
+#pragma unroll
+        for (int c = 0; c < C; ++c) multiply_add(out[s][c][t], left[c], taps[0], taps[1]);
+      }
+    }
+  }
+
+  // Lane holds pixels lane / 4 and lane / 4 + 8 of each strip, rows 2 (lane % 4) and + 1 of
+  // each tile.
+  const bool whole_pixels = ((reinterpret_cast<uintptr_t>(p.dst) | p.dst_pitch) % C) == 0;
+#pragma unroll
+  for (int s = 0; s < Share::kStrips; ++s)
+#pragma unroll
+    for (int t = 0; t < Share::kTiles; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int px = (first_strip + s) * 16 + lane / 4 + (e / 2) * 8;
+        const int y = out_row0 + 8 * t + (lane % 4) * 2 + e % 2;
+        if (px0 + px >= l.width || y0 + y >= l.height) continue;
+        float value[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) value[c] = out[s][c][t][e];
+        unsigned char* to = p.dst + static_cast<size_t>(y0 + y) * p.dst_pitch + static_cast<size_t>(px0 + px) * C;
+        store_pixel<C, kFinish>(p, stage, plane_halves, value, px, y, to, whole_pixels);
+      }
+}
+
+template <int C>
+void launch(const FusedPass& p, dim3 grid, cudaStream_t stream) {
+  if (p.finish.active())
+    tensor_fused_kernel<C, true><<<grid, kThreads, p.l.shared_bytes, stream>>>(p);
+  else
+    tensor_fused_kernel<C, false><<<grid, kThreads, p.l.shared_bytes, stream>>>(p);
+}
+
+template <int C>
+Status allow_shared_memory(int bytes) {
+  for (const void* k : {reinterpret_cast<const void*>(&tensor_fused_kernel<C, false>),
+                        reinterpret_cast<const void*>(&tensor_fused_kernel<C, true>)})
+    CG_CUDA_TRY(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  return Status::success();
+}
+
+}  // namespace
+
+FusedFirLaunch fused_fir_launch(const PlaneGeometry& g, Border border, const FusedBands& b, const void* device_bands) {
+  FusedFirLaunch l;
+  l.width = g.width;
+  l.height = g.height;
+  l.channels = g.channels;
+  l.border = border;
+  l.halo_x = b.halo_x;
+  l.halo_y = b.halo_y;
+  l.radius_y = b.radius_y;
+  l.first_block = b.first_block;
+  l.row_blocks = b.row_blocks;
+  l.first_delta = b.first_delta;
+  l.column_blocks = b.column_blocks;
+  l.stage_stride = b.stage_stride(g.channels);
+  l.shared_bytes = b.shared_bytes(g.channels);
+  l.bands = device_bands;
+  return l;
+}
+
+Status allow_fused_fir_shared_memory(int channels, int bytes) {
+  return channels == 4 ? allow_shared_memory<4>(bytes) : channels == 2 ? allow_shared_memory<2>(bytes)
+                                                                      : allow_shared_memory<1>(bytes);
+}
+
+Status run_fused_fir(const FusedFirLaunch& l, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
+                     const SampleFinish& finish, cudaStream_t stream) {
+  const FusedPass p{l, static_cast<const unsigned char*>(src), src_pitch, static_cast<unsigned char*>(dst), dst_pitch,
+                    finish};
+  const int tile_pixels = fused_tile_pixels(l.channels);
+  const dim3 grid(static_cast<unsigned>((l.width + tile_pixels - 1) / tile_pixels),
+                  static_cast<unsigned>((l.height + kFusedTileRows - 1) / kFusedTileRows));
+  if (l.channels == 4)
+    launch<4>(p, grid, stream);
+  else if (l.channels == 2)
+    launch<2>(p, grid, stream);
+  else
+    launch<1>(p, grid, stream);
+  CG_CUDA_TRY(cudaGetLastError());
+  return Status::success();
+}
+
+}  // namespace cudagaussian
