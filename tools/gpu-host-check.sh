@@ -67,6 +67,8 @@ fi
 if want bench; then
   step "benchmarks"
   build-gpu/bench/bench_fir --csv "$OUT/bench_fir.csv" > "$OUT/bench_fir.md" 2>&1; echo "bench_fir rc=$?"
+  build-gpu/bench/bench_fir --sizes --csv "$OUT/bench_fir_sizes.csv" > "$OUT/bench_fir_sizes.md" 2>&1
+  echo "bench_fir --sizes rc=$?"
   timeout 400 build-gpu/bench/bench_recursive --csv "$OUT/bench_recursive.csv" > "$OUT/bench_recursive.md" 2>&1
   echo "bench_recursive rc=$?"
   timeout 300 build-gpu/bench/bench_pipeline --csv "$OUT/bench_pipeline.csv" > "$OUT/bench_pipeline.md" 2>&1
