@@ -168,28 +168,11 @@ __global__ void __launch_bounds__(kThreads, 8) tensor_rows_kernel(RowPass p) {
 
   const int x0 = blockIdx.x * kTileScalars;
   const int mid_row0 = blockIdx.y * kTileRows;
-  // The tile in pieces of 16 scalars, kStageBatch pieces a thread loaded before any is stored, so
-  // that their loads wait for memory together.
-  const int pieces = row_stage_scalars(p.halo) / kStagePiece, total = kTileRows * pieces;
-  for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kStageBatch) {
-    uint4 piece[kStageBatch];
-#pragma unroll
-    for (int b = 0; b < kStageBatch; ++b) {
-      const int i = i0 + b * kThreads;
-      if (i >= total) break;
-      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
-      const int y = border_index(mid_row0 + r - p.margin_rows, p.height, p.border);
-      piece[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, x0 - p.halo + at, p.width, p.channel_shift,
-                            p.border);
-    }
-#pragma unroll
-    for (int b = 0; b < kStageBatch; ++b) {
-      const int i = i0 + b * kThreads;
-      if (i >= total) break;
-      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
-      store_piece(staged + r * stride + at, piece[b]);
-    }
-  }
+  // The tile in pieces of 16 scalars, kStageBatch loaded by a thread before it stores any.
+  stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, p.width, p.height, p.channel_shift, p.border,
+                                    mid_row0 - p.margin_rows, kTileRows, x0 - p.halo,
+                                    row_stage_scalars(p.halo) / kStagePiece,
+                                    [&](int r, int at, uint4 piece) { store_piece(staged + r * stride + at, piece); });
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;

@@ -111,32 +111,16 @@ __device__ __forceinline__ void store_piece(half* stage, int plane_halves, int r
   }
 }
 
-// Stages the tile at (px0, y0) with its halo: rows by the border rule, pixels too, 16 scalars a
-// thread at a time, kStageBatch loads in flight before they are stored.
+// Stages the tile at (px0, y0) with its halo, rows and pixels by the border rule.
 template <int C>
 __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, int y0) {
   constexpr int kShift = C == 4 ? 2 : C == 2 ? 1 : 0;
   const FusedFirLaunch& l = p.l;
-  const int pieces = (fused_tile_pixels(C) + 2 * l.halo_x) * C / kStagePiece, total = rows * pieces;
-  const int q0 = (px0 - l.halo_x) * C, plane_halves = rows * l.stage_stride;
-  for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kStageBatch) {
-    uint4 piece[kStageBatch];
-#pragma unroll
-    for (int b = 0; b < kStageBatch; ++b) {
-      const int i = i0 + b * kThreads;
-      if (i >= total) break;
-      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
-      const int y = border_index(y0 - l.halo_y + r, l.height, l.border);
-      piece[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, q0 + at, l.width, kShift, l.border);
-    }
-#pragma unroll
-    for (int b = 0; b < kStageBatch; ++b) {
-      const int i = i0 + b * kThreads;
-      if (i >= total) break;
-      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
-      store_piece<C>(stage, plane_halves, r, l.stage_stride, at / C, piece[b]);
-    }
-  }
+  const int pieces = (fused_tile_pixels(C) + 2 * l.halo_x) * C / kStagePiece, plane_halves = rows * l.stage_stride;
+  stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, l.width, l.height, kShift, l.border, y0 - l.halo_y, rows,
+                                    (px0 - l.halo_x) * C, pieces, [&](int r, int at, uint4 piece) {
+                                      store_piece<C>(stage, plane_halves, r, l.stage_stride, at / C, piece);
+                                    });
 }
 
 // Adds the bias back, finishes (kFinish), rounds and stores the C channels of one pixel at `to`

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Reading a tile of 8-bit interleaved samples into the tensor-core FIR's shared memory
 // (tensor_fir.cu, tensor_fir_fused.cu): sixteen scalars at a time, the border rule applied to
-// those beyond the row's ends.
+// rows and to scalars beyond a row's ends.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,35 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
   if (g >= 0 && g + kStagePiece <= row_scalars && (reinterpret_cast<uintptr_t>(row + g) % kStagePiece) == 0)
     return __ldg(reinterpret_cast<const uint4*>(row + g));
   return load_piece_bytes(row, g, width, channel_shift, border);
+}
+
+// Stages `rows` rows of `pieces` pieces of 16 scalars: row r is frame row border_index(first_row +
+// r), its pieces start at scalar first_scalar. Each thread loads kBatch pieces before it stores
+// any (store(r, at, piece), `at` the piece's first scalar from first_scalar), so that their loads
+// wait for memory together.
+template <int kThreads, int kBatch, typename Store>
+__device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitch, int width, int height,
+                                           int channel_shift, Border border, int first_row, int rows,
+                                           int first_scalar, int pieces, Store&& store) {
+  const int total = rows * pieces;
+  for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kBatch) {
+    uint4 piece[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int i = i0 + b * kThreads;
+      if (i >= total) break;
+      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      const int y = border_index(first_row + r, height, border);
+      piece[b] = load_piece(src + static_cast<size_t>(y) * pitch, first_scalar + at, width, channel_shift, border);
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int i = i0 + b * kThreads;
+      if (i >= total) break;
+      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      store(r, at, piece[b]);
+    }
+  }
 }
 
 }  // namespace cudagaussian
