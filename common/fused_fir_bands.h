@@ -23,6 +23,9 @@ namespace cudagaussian {
 constexpr int kFusedTileRows = 64;
 // 256 scalars a row whatever the channels: 64 RGBA pixels, 128 of two channels, 256 of one.
 constexpr int fused_tile_pixels(int channels) { return 256 / channels; }
+// Output rows a warp makes (over 16-pixel strips, every channel): 32 for RGBA, 64 otherwise, so
+// that a lane holds the same 64 accumulators whatever the channels.
+constexpr int fused_warp_rows(int channels) { return channels == 4 ? 32 : 64; }
 constexpr int kFusedRowBlockValues = 16 * 16;    // row_block(m): 16 x 16, row-major
 constexpr int kFusedColumnBlockValues = 8 * 16;  // column_block(d): 8 x 16, row-major
 

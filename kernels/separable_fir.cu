@@ -565,9 +565,11 @@ Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vect
   radius_x_ = rx;
   radius_y_ = ry;
   using Cores = Schedule::Cores;
+  // As TensorFir::plan chooses its layout.
   const bool one_kernel = schedule.tensor_layout != TensorFir::Layout::TwoPasses &&
                           TensorFir::one_kernel_runs(geometry, taps_x, taps_y, major, optin) &&
-                          std::max(rx, ry) <= TensorFir::kOneKernelMaxRadius;
+                          (schedule.tensor_layout == TensorFir::Layout::OneKernel ||
+                           std::max(rx, ry) <= TensorFir::kOneKernelMaxRadius);
   int sms = 0;
   CG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const bool tensor_faster = one_kernel ? std::max(rx, ry) >= TensorFir::one_kernel_min_radius(geometry, sms)

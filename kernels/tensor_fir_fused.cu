@@ -34,7 +34,7 @@ constexpr float kBias = 128.0f;
 template <int C>
 struct WarpShare {
   static constexpr int kStrips = C == 1 ? 2 : 1;
-  static constexpr int kTiles = C == 4 ? kFusedTileRows / 16 : kFusedTileRows / 8;
+  static constexpr int kTiles = fused_warp_rows(C) / 8;
   static constexpr int kTileStrips = fused_tile_pixels(C) / 16;
   static constexpr int kStripGroups = kTileStrips / kStrips;  // warps across the tile
   static_assert(kWarps / kStripGroups * kTiles * 8 == kFusedTileRows, "the warps cover the tile");

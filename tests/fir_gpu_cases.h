@@ -58,6 +58,7 @@ struct Case {
   size_t src_pitch = 0, dst_pitch = 0;
   std::vector<uint8_t> src;           // src_offset + src_pitch * height bytes
   std::vector<uint8_t> out_a, out_b;  // the whole destination allocation, two poisons
+  bool ran_one_kernel = false;        // SeparableFir ran the tensor cores' one kernel
   std::string error;                  // GPU-side failure, or the verdict's first problem
   double max_diff = 0.0;
 
@@ -184,6 +185,7 @@ inline void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
       c.error = "plan: " + st.message;
       return;
     }
+    c.ran_one_kernel = c.per_pixel < 0 && own.runs_tensor_one_kernel();
   }
   CudaStream stream;
   if (!stream.create().ok()) {

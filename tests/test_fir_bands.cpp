@@ -90,15 +90,18 @@ PlaneValues banded_fir(const PlaneGeometry& g, const PlaneValues& in, const std:
 }
 
 // The one-kernel layout as kernels/tensor_fir_fused.cu tiles it, in double; `fp16`: with its
-// roundings. Staged planes of the tile's size and halo, bounds-checked.
+// roundings. Staged planes of the tile's size and halo; each warp's 16-pixel strip and rows
+// (fused_warp_rows) take the horizontal products of the 16-row blocks the kernel's loop visits,
+// and each block meets the 8-row output tiles its delta reaches; every access bounds-checked.
 PlaneValues fused_banded_fir(const PlaneGeometry& g, const PlaneValues& in, const std::vector<double>& taps_x,
                              const std::vector<double>& taps_y, Border border, bool fp16) {
   const int c = g.channels, row_scalars = g.width * c, tile_pixels = fused_tile_pixels(c);
+  const int warp_rows = fused_warp_rows(c);
   const FusedBands b = fused_bands(taps_x, taps_y, c);
   auto round = [&](double v) { return fp16 ? to_half(v) : v; };
   const int rows = b.staged_rows(), pixels = b.staged_pixels(c);
   std::vector<double> staged(static_cast<size_t>(c) * rows * pixels);
-  std::vector<double> mid(static_cast<size_t>(rows) * 16);
+  std::vector<double> mid(16 * 16), acc(static_cast<size_t>(warp_rows) * 16);
   PlaneValues out(static_cast<size_t>(g.height) * row_scalars);
   for (int y0 = 0; y0 < g.height; y0 += kFusedTileRows)
     for (int px0 = 0; px0 < g.width; px0 += tile_pixels) {
@@ -110,36 +113,43 @@ PlaneValues fused_banded_fir(const PlaneGeometry& g, const PlaneValues& in, cons
             staged.at((static_cast<size_t>(ch) * rows + r) * pixels + s) =
                 round(in[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] - 128.0);
           }
-      for (int ch = 0; ch < c; ++ch)
-        for (int o = 0; o < tile_pixels; o += 16) {
-          // Horizontal: every staged row of the strip.
-          for (int r = 0; r < rows; ++r)
-            for (int i = 0; i < 16; ++i) {
-              double acc = 0.0;
-              for (int m = 0; m < b.row_blocks; ++m)
-                for (int k = 0; k < 16; ++k)
-                  acc += round(b.row_block(m, i, k)) *
-                         staged.at((static_cast<size_t>(ch) * rows + r) * pixels + o + 16 * (b.first_block + m) + k);
-              mid.at(static_cast<size_t>(r) * 16 + i) = round(acc);
-            }
-          // Vertical: each 8-row tile from the 16-row blocks its taps reach.
-          for (int Y = 0; Y < kFusedTileRows; Y += 8)
-            for (int n = 0; n < 8; ++n)
-              for (int i = 0; i < 16; ++i) {
-                const int y = y0 + Y + n, x = px0 + o + i;
-                if (y >= g.height || x >= g.width) continue;
-                double acc = 0.0;
-                const int first = (Y + b.halo_y - b.radius_y) / 16, last = (Y + 7 + b.halo_y + b.radius_y) / 16;
-                for (int block = first; block <= last; ++block) {
-                  const int delta = 16 * block - b.halo_y - Y;
-                  if (delta < b.first_delta || (delta - b.first_delta) / 8 >= b.column_blocks) continue;
-                  for (int k = 0; k < 16; ++k)
-                    acc += mid.at(static_cast<size_t>(16 * block + k) * 16 + i) *
-                           round(b.column_block((delta - b.first_delta) / 8, n, k));
+      for (int row0 = 0; row0 < kFusedTileRows; row0 += warp_rows)
+        for (int o = 0; o < tile_pixels; o += 16)
+          for (int ch = 0; ch < c; ++ch) {
+            std::fill(acc.begin(), acc.end(), 0.0);
+            const int first = (row0 + b.halo_y - b.radius_y) / 16;
+            const int last = (row0 + warp_rows - 1 + b.halo_y + b.radius_y) / 16;
+            for (int block = first; block <= last; ++block) {
+              // Horizontal: the block's 16 staged rows, 16 pixels of the strip.
+              for (int k = 0; k < 16; ++k)
+                for (int i = 0; i < 16; ++i) {
+                  double sum = 0.0;
+                  for (int m = 0; m < b.row_blocks; ++m)
+                    for (int j = 0; j < 16; ++j)
+                      sum += round(b.row_block(m, i, j)) *
+                             staged.at((static_cast<size_t>(ch) * rows + 16 * block + k) * pixels + o +
+                                       16 * (b.first_block + m) + j);
+                  mid[static_cast<size_t>(k) * 16 + i] = round(sum);
                 }
-                out[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] = acc + 128.0;
+              // Vertical: into every 8-row tile of the warp's rows whose delta is in the table.
+              for (int t = 0; t < warp_rows / 8; ++t) {
+                const int delta = 16 * block - b.halo_y - row0 - 8 * t;
+                if (delta < b.first_delta || delta >= b.first_delta + 8 * b.column_blocks) continue;
+                for (int n = 0; n < 8; ++n)
+                  for (int i = 0; i < 16; ++i)
+                    for (int k = 0; k < 16; ++k)
+                      acc.at(static_cast<size_t>(8 * t + n) * 16 + i) +=
+                          mid[static_cast<size_t>(k) * 16 + i] * round(b.column_block((delta - b.first_delta) / 8, n, k));
               }
-        }
+            }
+            for (int r = 0; r < warp_rows; ++r)
+              for (int i = 0; i < 16; ++i) {
+                const int y = y0 + row0 + r, x = px0 + o + i;
+                if (y < g.height && x < g.width)
+                  out[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] =
+                      acc[static_cast<size_t>(r) * 16 + i] + 128.0;
+              }
+          }
     }
   return out;
 }

@@ -180,6 +180,22 @@ CG_TEST(tensor_cores_in_one_kernel) {
     cases.push_back(c);
   }
   run_cases(cases);
+  // Each case ran the one kernel where its tile fits this GPU's shared memory; the others (two
+  // passes, on GPUs with less shared memory or below compute capability 8.0) are named.
+  int device = 0, optin = 0, major = 0;
+  CHECK(cudaGetDevice(&device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  int one_kernel = 0;
+  for (const Case& c : cases) {
+    const bool fits = TensorFir::one_kernel_runs(c.g, c.taps_x(), c.taps_y(), major, optin);
+    CHECK_MSG(c.ran_one_kernel == fits, "%s: one kernel %s, its tile %s", describe(c).c_str(),
+              c.ran_one_kernel ? "ran" : "did not run", fits ? "fits" : "does not fit");
+    if (!fits) std::printf("  two passes (the tile does not fit here): %s\n", describe(c).c_str());
+    one_kernel += c.ran_one_kernel;
+  }
+  std::printf("  %d of %zu cases ran the one kernel\n", one_kernel, cases.size());
+  CHECK(major < 8 || one_kernel > 0);
 }
 
 CG_TEST(u16) {
