@@ -565,18 +565,15 @@ Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vect
   radius_x_ = rx;
   radius_y_ = ry;
   using Cores = Schedule::Cores;
-  // As TensorFir::plan chooses its layout.
-  const bool one_kernel = schedule.tensor_layout != TensorFir::Layout::TwoPasses &&
-                          TensorFir::one_kernel_runs(geometry, taps_x, taps_y, major, optin) &&
-                          (schedule.tensor_layout == TensorFir::Layout::OneKernel ||
-                           std::max(rx, ry) <= TensorFir::kOneKernelMaxRadius);
+  const bool one_kernel =
+      TensorFir::chooses_one_kernel(geometry, taps_x, taps_y, major, optin, schedule.tensor_layout);
   int sms = 0;
   CG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const bool tensor_faster = one_kernel ? std::max(rx, ry) >= TensorFir::one_kernel_min_radius(geometry, sms)
                                         : TensorFir::faster(rx, ry);
   if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, taps_x, taps_y, major) &&
       (schedule.cores == Cores::Tensor || tensor_faster)) {
-    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border, major, schedule.tensor_layout));
+    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border, major, optin, schedule.tensor_layout));
     planned_ = true;
     return Status::success();
   }

@@ -339,22 +339,25 @@ bool TensorFir::one_kernel_runs(const PlaneGeometry& g, const std::vector<double
          fused_bands(taps_x, taps_y, g.channels).shared_bytes(g.channels) <= static_cast<size_t>(shared_optin);
 }
 
+bool TensorFir::chooses_one_kernel(const PlaneGeometry& g, const std::vector<double>& taps_x,
+                                   const std::vector<double>& taps_y, int compute_major, int shared_optin,
+                                   Layout layout) {
+  const int radius = static_cast<int>(std::max(taps_x.size(), taps_y.size()) / 2);
+  return layout != Layout::TwoPasses && one_kernel_runs(g, taps_x, taps_y, compute_major, shared_optin) &&
+         (layout == Layout::OneKernel || radius <= kOneKernelMaxRadius);
+}
+
 Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
-                       Border border, int compute_major, Layout layout) {
+                       Border border, int compute_major, int shared_optin, Layout layout) {
   release();
   if (!g.valid() || !applies(g, taps_x, taps_y, compute_major))
     return Status::invalid("the tensor-core FIR takes 8-bit planes of 1, 2 or 4 channels, Gaussian taps of radius up to " +
                            std::to_string(kMaxRadius) + ", on compute capability 7.0 or later");
-  int device = 0, optin = 0;
-  CG_CUDA_TRY(cudaGetDevice(&device));
-  CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const int radius = static_cast<int>(std::max(taps_x.size(), taps_y.size()) / 2);
-  if (layout != Layout::TwoPasses && one_kernel_runs(g, taps_x, taps_y, compute_major, optin) &&
-      (layout == Layout::OneKernel || radius <= kOneKernelMaxRadius)) {
+  if (chooses_one_kernel(g, taps_x, taps_y, compute_major, shared_optin, layout)) {
     const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
     CG_TRY(upload_halves(bands_, bands.values));
     // The limit is per function and shared by every plan: always the device's maximum.
-    CG_TRY(allow_fused_fir_shared_memory(g.channels, optin));
+    CG_TRY(allow_fused_fir_shared_memory(g.channels, shared_optin));
     fused_ = fused_fir_launch(g, border, bands, bands_.get());
     geometry_ = g;
     border_ = border;

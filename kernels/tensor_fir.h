@@ -64,12 +64,16 @@ class TensorFir {
   // `shared_optin` bytes (the device's opt-in limit).
   static bool one_kernel_runs(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                               const std::vector<double>& taps_y, int compute_major, int shared_optin);
+  // The layout plan() takes: one kernel where `layout` asks for it and it runs.
+  static bool chooses_one_kernel(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                                 const std::vector<double>& taps_y, int compute_major, int shared_optin,
+                                 Layout layout);
 
   // Builds the band matrices (uploaded once) and, for two passes, reserves the intermediate;
-  // refuses what applies() refuses (compute_major: the current device's, which the caller has
-  // queried). Call with the CUDA context current; not per frame.
+  // refuses what applies() refuses (compute_major and shared_optin: the current device's, which
+  // the caller has queried). Call with the CUDA context current; not per frame.
   Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
-              const std::vector<double>& taps_y, Border border, int compute_major,
+              const std::vector<double>& taps_y, Border border, int compute_major, int shared_optin,
               Layout layout = Layout::Measured);
   // One frame: src into dst (device planes, pitches in bytes, already checked by the caller),
   // each stored sample finished by `finish`. Enqueues on `stream`.
