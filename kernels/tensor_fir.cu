@@ -107,10 +107,7 @@ __device__ __forceinline__ void store_piece(half* to, uint4 piece) {
       uint4 u;
     } out;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const uint32_t w = words[2 * h + k / 2] >> (16 * (k % 2));
-      out.h2[k] = __floats2half2_rn(static_cast<float>(w & 0xffu) - kBias, static_cast<float>((w >> 8) & 0xffu) - kBias);
-    }
+    for (int k = 0; k < 4; ++k) out.h2[k] = biased_pair(words[2 * h + k / 2], 2 * (k % 2), 2 * (k % 2) + 1);
     reinterpret_cast<uint4*>(to)[h] = out.u;
   }
 }

@@ -90,24 +90,40 @@ __device__ __forceinline__ unsigned pack_halves(float lo, float hi) {
   return u;
 }
 
-// Writes a piece of 16 scalars (16 / C pixels) into the channel planes at row `r`, pixel `at`.
+// Writes a piece of 16 scalars (16 / C pixels) into the channel planes at row `r`, pixel `at`:
+// per plane, pairs of neighbouring pixels gathered and biased two at a time (biased_pair()).
 template <int C>
 __device__ __forceinline__ void store_piece(half* stage, int plane_halves, int r, int stride, int at, uint4 piece) {
-  unsigned char b[kStagePiece];
-  std::memcpy(b, &piece, sizeof b);
-  constexpr int kPixels = kStagePiece / C;
+  const uint32_t w[4] = {piece.x, piece.y, piece.z, piece.w};
+  constexpr int kPairs = kStagePiece / C / 2;  // pixel pairs a plane gets
+  half2 pair[C][kPairs];
+#pragma unroll
+  for (int j = 0; j < kPairs; ++j) {
+    if constexpr (C == 4) {
+      // Pixels 2j and 2j + 1 are words 2j and 2j + 1: gather each channel pair first.
+#pragma unroll
+      for (int c = 0; c < 4; c += 2) {
+        const uint32_t x = __byte_perm(w[2 * j], w[2 * j + 1], c | (4 + c) << 4 | (c + 1) << 8 | (5 + c) << 12);
+        pair[c][j] = biased_pair(x, 0, 1);
+        pair[c + 1][j] = biased_pair(x, 2, 3);
+      }
+    } else if constexpr (C == 2) {
+      pair[0][j] = biased_pair(w[j], 0, 2);
+      pair[1][j] = biased_pair(w[j], 1, 3);
+    } else {
+      pair[0][j] = biased_pair(w[j / 2], 2 * (j % 2), 2 * (j % 2) + 1);
+    }
+  }
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    union {
-      unsigned h[kPixels / 2];
-      uint2 u2[kPixels / 4];
-    } out;
-#pragma unroll
-    for (int j = 0; j < kPixels / 2; ++j)
-      out.h[j] = pack_halves(static_cast<float>(b[2 * j * C + c]) - kBias, static_cast<float>(b[(2 * j + 1) * C + c]) - kBias);
     uint2* to = reinterpret_cast<uint2*>(stage + c * plane_halves + r * stride + at);
 #pragma unroll
-    for (int j = 0; j < kPixels / 4; ++j) to[j] = out.u2[j];
+    for (int j = 0; j < kPairs; j += 2) {
+      uint2 u;
+      std::memcpy(&u.x, &pair[c][j], sizeof u.x);
+      std::memcpy(&u.y, &pair[c][j + 1], sizeof u.y);
+      to[j / 2] = u;
+    }
   }
 }
 
@@ -123,25 +139,35 @@ __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, i
                                     });
 }
 
-// Adds the bias back, finishes (kFinish), rounds and stores the C channels of one pixel at `to`
-// (`whole_pixels`: in one store).
+// (sat(hi) << 8 | sat(lo)) with high << 16 above: each clamped to [0, 255].
+__device__ __forceinline__ uint32_t saturated_bytes(int hi, int lo, uint32_t high) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 720
+  uint32_t d;
+  asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(hi), "r"(lo), "r"(high));
+  return d;
+#else
+  return high << 16 | static_cast<uint32_t>(min(max(hi, 0), 255)) << 8 | static_cast<uint32_t>(min(max(lo, 0), 255));
+#endif
+}
+
+// Adds the bias back, finishes (kFinish), rounds (rounded_sample(): floor(v + 0.5) within
+// [0, 255]) and stores the C channels of one pixel at `to` (`whole_pixels`: in one store).
 template <int C, bool kFinish>
 __device__ __forceinline__ void store_pixel(const FusedPass& p, const half* stage, int plane_halves,
                                             const float (&value)[C], int px, int y, unsigned char* to,
                                             bool whole_pixels) {
   const FusedFirLaunch& l = p.l;
-  uint32_t word = 0;
+  int level[4] = {0, 0, 0, 0};
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    float v = value[c] + kBias;
     if (kFinish) {
       const half input = stage[c * plane_halves + (l.halo_y + y) * l.stage_stride + l.halo_x + px];
-      v = finish_sample(p.finish, v, __half2float(input) + kBias, c);
+      level[c] = __float2int_rd(finish_sample(p.finish, value[c] + kBias, __half2float(input) + kBias, c) + 0.5f);
+    } else {
+      level[c] = __float2int_rd(value[c] + (kBias + 0.5f));
     }
-    // rounded_sample(): floor(v + 0.5) within [0, 255].
-    const int level = min(max(__float2int_rd(v + 0.5f), 0), 255);
-    word |= static_cast<uint32_t>(level) << (8 * c);
   }
+  const uint32_t word = saturated_bytes(level[1], level[0], C == 4 ? saturated_bytes(level[3], level[2], 0) : 0);
   if (C == 4 && whole_pixels) {
     *reinterpret_cast<uint32_t*>(to) = word;
   } else if (C == 2 && whole_pixels) {
@@ -164,8 +190,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
   const int px0 = blockIdx.x * fused_tile_pixels(C), y0 = blockIdx.y * kFusedTileRows;
 
   const int band_pieces = (l.row_blocks * kFusedRowBlockValues + l.column_blocks * kFusedColumnBlockValues) / 8;
-  for (int i = threadIdx.x; i < band_pieces; i += kThreads)
-    reinterpret_cast<uint4*>(row_bands)[i] = __ldg(reinterpret_cast<const uint4*>(l.bands) + i);
+  // The tables' rows of 16 halves, their two 16-byte halves swapped in rows 4-7 of every 8, so
+  // that the eight rows of a matrix load fall in different banks.
+  for (int i = threadIdx.x; i < band_pieces; i += kThreads) {
+    const int table_row = i / 2;
+    reinterpret_cast<uint4*>(row_bands)[2 * table_row + (i % 2 ^ table_row / 4 % 2)] =
+        __ldg(reinterpret_cast<const uint4*>(l.bands) + i);
+  }
   stage_tile<C>(p, stage, rows, px0, y0);
   __syncthreads();
 
@@ -178,6 +209,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
   const int band_row = lane % 8 + (lane / 8 % 2) * 8, band_column = lane / 16 * 8;
   const int staged_row = lane % 8 + lane / 16 * 8, staged_column = lane / 8 % 2 * 8;
   const int column_row = lane % 8, column_column = lane / 8 % 2 * 8;
+  const int band_at = band_row * 16 + (band_column ^ band_row / 4 % 2 * 8);
+  const int column_at = column_row * 16 + (column_column ^ column_row / 4 % 2 * 8);
 
   float out[Share::kStrips][C][Share::kTiles][4];
 #pragma unroll
@@ -204,7 +237,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
       const half* staged = stage + (16 * block + staged_row) * stride + strip_pixel + 16 * l.first_block + staged_column;
       for (int m = 0; m < l.row_blocks; ++m) {
         unsigned band[4];
-        load_matrices_x4(band, row_bands + m * kFusedRowBlockValues + band_row * 16 + band_column);
+        load_matrices_x4(band, row_bands + m * kFusedRowBlockValues + band_at);
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           unsigned in[4];
@@ -227,32 +260,36 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
         const int delta = 16 * block - l.halo_y - out_row0 - 8 * t;
         if (delta < l.first_delta || delta >= l.first_delta + 8 * l.column_blocks) continue;
         unsigned taps[2];
-        load_matrices_x2(taps, column_bands + (delta - l.first_delta) / 8 * kFusedColumnBlockValues +
-                                   column_row * 16 + column_column);
+        load_matrices_x2(taps, column_bands + ((delta - l.first_delta) >> 3) * kFusedColumnBlockValues + column_at);
 #pragma unroll
         for (int c = 0; c < C; ++c) multiply_add(out[s][c][t], left[c], taps[0], taps[1]);
       }
     }
   }
 
-  // Lane holds pixels lane / 4 and lane / 4 + 8 of each strip, rows 2 (lane % 4) and + 1 of
-  // each tile.
+  // Lane holds pixels lane / 4 and lane / 4 + 8 of each strip (accumulator elements e / 2), rows
+  // 2 (lane % 4) and + 1 of each tile (e % 2).
   const bool whole_pixels = ((reinterpret_cast<uintptr_t>(p.dst) | p.dst_pitch) % C) == 0;
 #pragma unroll
-  for (int s = 0; s < Share::kStrips; ++s)
+  for (int s = 0; s < Share::kStrips; ++s) {
+    const int px = (first_strip + s) * 16 + lane / 4;
 #pragma unroll
     for (int t = 0; t < Share::kTiles; ++t)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int px = (first_strip + s) * 16 + lane / 4 + (e / 2) * 8;
-        const int y = out_row0 + 8 * t + (lane % 4) * 2 + e % 2;
-        if (px0 + px >= l.width || y0 + y >= l.height) continue;
-        float value[C];
+      for (int h = 0; h < 2; ++h) {
+        const int y = out_row0 + 8 * t + (lane % 4) * 2 + h;
+        if (y0 + y >= l.height) continue;
+        unsigned char* row = p.dst + static_cast<size_t>(y0 + y) * p.dst_pitch + static_cast<size_t>(px0 + px) * C;
 #pragma unroll
-        for (int c = 0; c < C; ++c) value[c] = out[s][c][t][e];
-        unsigned char* to = p.dst + static_cast<size_t>(y0 + y) * p.dst_pitch + static_cast<size_t>(px0 + px) * C;
-        store_pixel<C, kFinish>(p, stage, plane_halves, value, px, y, to, whole_pixels);
+        for (int j = 0; j < 2; ++j) {
+          if (px0 + px + 8 * j >= l.width) continue;
+          float value[C];
+#pragma unroll
+          for (int c = 0; c < C; ++c) value[c] = out[s][c][t][2 * j + h];
+          store_pixel<C, kFinish>(p, stage, plane_halves, value, px + 8 * j, y, row + 8 * j * C, whole_pixels);
+        }
       }
+  }
 }
 
 template <int C>

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+
+#include <cuda_fp16.h>
 
 #include "border.h"
 
@@ -43,30 +46,47 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
 // Stages `rows` rows of `pieces` pieces of 16 scalars: row r is frame row border_index(first_row +
 // r), its pieces start at scalar first_scalar. Each thread loads kBatch pieces before it stores
 // any (store(r, at, piece), `at` the piece's first scalar from first_scalar), so that their loads
-// wait for memory together.
+// wait for memory together. A thread's pieces are kThreads apart: it steps its row and piece by
+// whole rows and a remainder instead of dividing for each.
 template <int kThreads, int kBatch, typename Store>
 __device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitch, int width, int height,
                                            int channel_shift, Border border, int first_row, int rows,
                                            int first_scalar, int pieces, Store&& store) {
   const int total = rows * pieces;
+  const int step_rows = kThreads / pieces, step_pieces = kThreads % pieces;
+  int r = static_cast<int>(threadIdx.x) / pieces, k = static_cast<int>(threadIdx.x) % pieces;
   for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kBatch) {
     uint4 piece[kBatch];
+    int place[kBatch];  // row << 16 | piece in the row
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
-      const int i = i0 + b * kThreads;
-      if (i >= total) break;
-      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
+      if (i0 + b * kThreads >= total) break;
+      place[b] = r << 16 | k;
       const int y = border_index(first_row + r, height, border);
-      piece[b] = load_piece(src + static_cast<size_t>(y) * pitch, first_scalar + at, width, channel_shift, border);
+      piece[b] = load_piece(src + static_cast<size_t>(y) * pitch, first_scalar + k * kStagePiece, width, channel_shift,
+                            border);
+      r += step_rows;
+      k += step_pieces;
+      if (k >= pieces) {
+        k -= pieces;
+        ++r;
+      }
     }
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
-      const int i = i0 + b * kThreads;
-      if (i >= total) break;
-      const int r = i / pieces, at = (i - r * pieces) * kStagePiece;
-      store(r, at, piece[b]);
+      if (i0 + b * kThreads >= total) break;
+      store(place[b] >> 16, (place[b] & 0xffff) * kStagePiece, piece[b]);
     }
   }
+}
+
+// Bytes `lo` and `hi` (0-3) of `word` as the fp16 pair (v_lo - 128, v_hi - 128), exactly: under a
+// high byte of 0x64 a byte XX is the fp16 1024 + XX, and 1024 + XX - 1152 is representable.
+__device__ __forceinline__ half2 biased_pair(uint32_t word, unsigned lo, unsigned hi) {
+  const uint32_t bits = __byte_perm(word, 0x64646464u, lo | 4u << 4 | hi << 8 | 4u << 12);
+  half2 pair;
+  std::memcpy(&pair, &bits, sizeof pair);
+  return __hsub2(pair, __half2half2(__ushort_as_half(0x6480)));  // 0x6480: 1152
 }
 
 }  // namespace cudagaussian
