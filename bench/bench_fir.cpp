@@ -12,8 +12,9 @@
 // Usage: bench_fir [--csv PATH | PATH]          (prints a Markdown table; exits 0 with a skip line
 //                                                without a GPU; CSV only when a path is given)
 //        bench_fir --sizes [--csv PATH | PATH]
-//   The FIR from SD to 4K (RGBA8, sigma 1 to 4: radius 4 to 16) as SeparableFir chooses it,
-//   beside the fused CUDA-core kernel at each fixed tile height, and a copy of the same frames.
+//   The FIR from SD to 4K (RGBA8, sigma 0.5 to 4: radius 2 to 16) as SeparableFir chooses it,
+//   beside the fused CUDA-core kernel at each fixed tile height, the one-kernel tensor FIR, and a
+//   copy of the same frames.
 
 #include <algorithm>
 #include <cstdint>
@@ -73,19 +74,34 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
     int width, height;
   };
   const Size sizes[] = {{"SD", 720, 576}, {"HD", 1280, 720}, {"Full HD", 1920, 1080}, {"4K", 3840, 2160}};
-  const int tile_choices[] = {0, 32, 16, 8};  // 0: SeparableFir's own choice
+  // SeparableFir's own choice, the fused CUDA-core kernel with tiles of 32, 16 and 8 rows, and the
+  // one-kernel tensor FIR.
+  struct Variant {
+    const char* label;
+    int tile_rows;
+    SeparableFir::Schedule::Cores cores;
+    TensorFir::Layout layout;
+  };
+  using Cores = SeparableFir::Schedule::Cores;
+  const Variant variants[] = {{"chosen", 0, Cores::Measured, TensorFir::Layout::Measured},
+                              {"cuda-32", 32, Cores::Cuda, TensorFir::Layout::Measured},
+                              {"cuda-16", 16, Cores::Cuda, TensorFir::Layout::Measured},
+                              {"cuda-8", 8, Cores::Cuda, TensorFir::Layout::Measured},
+                              {"tensor-one-kernel", 0, Cores::Tensor, TensorFir::Layout::OneKernel}};
+  constexpr int kVariants = sizeof variants / sizeof variants[0];
   CudaStream stream;
   BENCH_CHECK(stream.create());
   Csv csv;
   if (csv_path)
-    csv.open(csv_path, "device,size,width,height,sigma,radius,tile_rows,fir_us,copy_us,gpixel_per_s");
+    csv.open(csv_path, "device,size,width,height,sigma,radius,kernel,fir_us,copy_us,gpixel_per_s");
   std::printf("Separable FIR by frame size, RGBA8, truncate %.0f, replicate border, on %s (%d SMs).\n"
               "Median of %d runs after %d warm-up, %d rotating frames; copy = cudaMemcpyAsync of the\n"
               "same frames. Gpix/s = pixels / FIR time; 'chosen' is the kernel SeparableFir picks, the\n"
-              "others the fused CUDA-core kernel with tiles of that height.\n\n",
+              "'rows' columns the fused CUDA-core kernel with tiles of that height, the last column the\n"
+              "tensor-core FIR in one kernel.\n\n",
               kTruncate, prop.name, prop.multiProcessorCount, kIterations, kWarmup, kFrames);
-  std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs | tensor one kernel µs |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Size& size : sizes) {
     PlaneGeometry g;
     g.width = size.width;
@@ -98,35 +114,36 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
       BENCH_CHECK(dst[i].reserve(bytes));
       BENCH_CUDA(cudaMemset(src[i].get(), 17 * i + 3, bytes));
     }
-    for (double sigma : {1.0, 2.0, 3.0, 4.0}) {
+    for (double sigma : {0.5, 1.0, 2.0, 3.0, 4.0}) {
       const int radius = fir_radius(sigma, kTruncate);
       const std::vector<double> taps = gaussian_taps(sigma, radius);
-      double copy_us = 0.0, us[4] = {0, 0, 0, 0};
+      double copy_us = 0.0, us[kVariants] = {};
       auto copy = [&](int f) -> Status {
         CG_CUDA_TRY(cudaMemcpyAsync(dst[f].get(), src[f].get(), bytes, cudaMemcpyDeviceToDevice,
                                     stream.get()));
         return Status::success();
       };
       if (!time_op(stream.get(), kFrames, kWarmup, kIterations, copy, &copy_us)) return 1;
-      for (int t = 0; t < 4; ++t) {
+      for (int v = 0; v < kVariants; ++v) {
         SeparableFir fir;
         SeparableFir::Schedule schedule;
-        schedule.tile_rows = tile_choices[t];
-        if (tile_choices[t] != 0) schedule.cores = SeparableFir::Schedule::Cores::Cuda;
+        schedule.tile_rows = variants[v].tile_rows;
+        schedule.cores = variants[v].cores;
+        schedule.tensor_layout = variants[v].layout;
         BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate, schedule));
         auto blur = [&](int f) {
           return fir.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get());
         };
-        if (!time_op(stream.get(), kFrames, kWarmup, kIterations, blur, &us[t])) return 1;
-        const double gpix = static_cast<double>(size.width) * size.height / (us[t] * 1e3);
+        if (!time_op(stream.get(), kFrames, kWarmup, kIterations, blur, &us[v])) return 1;
+        const double gpix = static_cast<double>(size.width) * size.height / (us[v] * 1e3);
         csv.row("\"" + std::string(prop.name) + "\"," + size.name + "," + std::to_string(size.width) +
                 "," + std::to_string(size.height) + "," + std::to_string(sigma) + "," +
-                std::to_string(radius) + "," + std::to_string(tile_choices[t]) + "," +
-                std::to_string(us[t]) + "," + std::to_string(copy_us) + "," + std::to_string(gpix));
+                std::to_string(radius) + "," + variants[v].label + "," + std::to_string(us[v]) + "," +
+                std::to_string(copy_us) + "," + std::to_string(gpix));
       }
-      std::printf("| %s %dx%d | %g | %.1f | %.1f (%.1f) | %.1f | %.1f | %.1f |\n", size.name,
+      std::printf("| %s %dx%d | %g | %.1f | %.1f (%.1f) | %.1f | %.1f | %.1f | %.1f |\n", size.name,
                   size.width, size.height, sigma, copy_us, us[0],
-                  static_cast<double>(size.width) * size.height / (us[0] * 1e3), us[1], us[2], us[3]);
+                  static_cast<double>(size.width) * size.height / (us[0] * 1e3), us[1], us[2], us[3], us[4]);
     }
   }
   return 0;

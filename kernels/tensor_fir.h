@@ -34,7 +34,7 @@ class TensorFir {
   // Below this radius it is faster than the one kernel too, on frames of at least two of its
   // tiles per SM (twice as many where they make one per SM, four times below that):
   // docs/bench/bench_fir.md and bench_fir_sizes.md.
-  static constexpr int kOneKernelMinRadius = 4;
+  static constexpr int kOneKernelMinRadius = 2;
   static int one_kernel_min_radius(const PlaneGeometry& geometry, int sm_count) {
     const long tiles = static_cast<long>((geometry.width + fused_tile_pixels(geometry.channels) - 1) /
                                          fused_tile_pixels(geometry.channels)) *

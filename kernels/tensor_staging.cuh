@@ -15,23 +15,41 @@ namespace cudagaussian {
 
 constexpr int kStagePiece = 16;  // scalars a thread reads at a time
 
-// Sixteen scalars of a row from scalar g on, one byte at a time, those beyond the row's ends by
-// the border rule (scalar q is channel q % C of pixel q / C, C = 1 << channel_shift). Out of
-// line: only pieces at the frame's edges or in unaligned rows take it.
-static __device__ __noinline__ uint4 load_piece_bytes(const unsigned char* row, int g, int width, int channel_shift,
-                                                      Border border) {
-  const int channels = 1 << channel_shift;
+// border_index() out of line: the edge pieces call it for each of their pixels.
+static __device__ __noinline__ int border_pixel(int i, int n, Border border) { return border_index(i, n, border); }
+
+// The 16 / C whole pixels of a piece from pixel `first` on, each through the border rule once and
+// read in one load where the row allows it.
+template <int C>
+__device__ __forceinline__ uint4 load_border_pixels(const unsigned char* row, int first, int width, Border border) {
   union {
     unsigned char b[kStagePiece];
+    uint32_t w[4];
     uint4 u;
   } piece;
+  const bool whole = C == 4 && (reinterpret_cast<uintptr_t>(row) % 4) == 0;
 #pragma unroll
-  for (int k = 0; k < kStagePiece; ++k) {
-    const int q = g + k;
-    const int pixel = border_index(q >> channel_shift, width, border);  // >>: floor for q < 0
-    piece.b[k] = __ldg(row + (pixel << channel_shift) + (q & (channels - 1)));
+  for (int j = 0; j < kStagePiece / C; ++j) {
+    const unsigned char* at = row + border_pixel(first + j, width, border) * C;
+    if (whole) {
+      piece.w[j] = __ldg(reinterpret_cast<const uint32_t*>(at));
+    } else {
+#pragma unroll
+      for (int c = 0; c < C; ++c) piece.b[j * C + c] = __ldg(at + c);
+    }
   }
   return piece.u;
+}
+
+// Sixteen scalars of a row from scalar g on (g a multiple of C = 1 << channel_shift), those beyond
+// the row's ends by the border rule. Out of line: only pieces at the frame's edges or in unaligned
+// rows take it.
+static __device__ __noinline__ uint4 load_piece_bytes(const unsigned char* row, int g, int width, int channel_shift,
+                                                      Border border) {
+  const int first = g >> channel_shift;  // >>: floor for g < 0
+  return channel_shift == 2 ? load_border_pixels<4>(row, first, width, border)
+         : channel_shift == 1 ? load_border_pixels<2>(row, first, width, border)
+                              : load_border_pixels<1>(row, first, width, border);
 }
 
 // The same piece, in one 16-byte load where it lies inside the row and is aligned.
@@ -47,11 +65,12 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
 // r), its pieces start at scalar first_scalar. Each thread loads kBatch pieces before it stores
 // any (store(r, at, piece), `at` the piece's first scalar from first_scalar), so that their loads
 // wait for memory together. A thread's pieces are kThreads apart: it steps its row and piece by
-// whole rows and a remainder instead of dividing for each.
-template <int kThreads, int kBatch, typename Store>
-__device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitch, int width, int height,
-                                           int channel_shift, Border border, int first_row, int rows,
-                                           int first_scalar, int pieces, Store&& store) {
+// whole rows and a remainder instead of dividing for each. kInside: every piece lies in the frame
+// and is aligned, so the border rule and the checks are skipped.
+template <bool kInside, int kThreads, int kBatch, typename Store>
+__device__ __forceinline__ void stage_rows_from(const unsigned char* src, size_t pitch, int width, int height,
+                                                int channel_shift, Border border, int first_row, int rows,
+                                                int first_scalar, int pieces, Store& store) {
   const int total = rows * pieces;
   const int step_rows = kThreads / pieces, step_pieces = kThreads % pieces;
   int r = static_cast<int>(threadIdx.x) / pieces, k = static_cast<int>(threadIdx.x) % pieces;
@@ -62,9 +81,13 @@ __device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitc
     for (int b = 0; b < kBatch; ++b) {
       if (i0 + b * kThreads >= total) break;
       place[b] = r << 16 | k;
-      const int y = border_index(first_row + r, height, border);
-      piece[b] = load_piece(src + static_cast<size_t>(y) * pitch, first_scalar + k * kStagePiece, width, channel_shift,
-                            border);
+      const int g = first_scalar + k * kStagePiece;
+      if (kInside) {
+        piece[b] = __ldg(reinterpret_cast<const uint4*>(src + static_cast<size_t>(first_row + r) * pitch + g));
+      } else {
+        const int y = border_index(first_row + r, height, border);
+        piece[b] = load_piece(src + static_cast<size_t>(y) * pitch, g, width, channel_shift, border);
+      }
       r += step_rows;
       k += step_pieces;
       if (k >= pieces) {
@@ -78,6 +101,21 @@ __device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitc
       store(place[b] >> 16, (place[b] & 0xffff) * kStagePiece, piece[b]);
     }
   }
+}
+
+template <int kThreads, int kBatch, typename Store>
+__device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitch, int width, int height,
+                                           int channel_shift, Border border, int first_row, int rows,
+                                           int first_scalar, int pieces, Store&& store) {
+  const bool inside = first_row >= 0 && first_row + rows <= height && first_scalar >= 0 &&
+                      first_scalar + pieces * kStagePiece <= (width << channel_shift) &&
+                      ((reinterpret_cast<uintptr_t>(src) | pitch | static_cast<unsigned>(first_scalar)) % kStagePiece) == 0;
+  if (inside)
+    stage_rows_from<true, kThreads, kBatch>(src, pitch, width, height, channel_shift, border, first_row, rows,
+                                            first_scalar, pieces, store);
+  else
+    stage_rows_from<false, kThreads, kBatch>(src, pitch, width, height, channel_shift, border, first_row, rows,
+                                             first_scalar, pieces, store);
 }
 
 // Bytes `lo` and `hi` (0-3) of `word` as the fp16 pair (v_lo - 128, v_hi - 128), exactly: under a
