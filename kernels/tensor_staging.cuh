@@ -18,8 +18,8 @@ constexpr int kStagePiece = 16;  // scalars a thread reads at a time
 // border_index() out of line: the edge pieces call it for each of their pixels.
 static __device__ __noinline__ int border_pixel(int i, int n, Border border) { return border_index(i, n, border); }
 
-// The 16 / C whole pixels of a piece from pixel `first` on, each through the border rule once and
-// read in one load where the row allows it.
+// The 16 / C whole pixels of a piece from pixel `first` on, each through the border rule once;
+// RGBA pixels in one load where the row is 4-byte aligned, others byte by byte.
 template <int C>
 __device__ __forceinline__ uint4 load_border_pixels(const unsigned char* row, int first, int width, Border border) {
   union {
@@ -62,7 +62,7 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
 }
 
 // Stages `rows` rows of `pieces` pieces of 16 scalars: row r is frame row border_index(first_row +
-// r), its pieces start at scalar first_scalar. Each thread loads kBatch pieces before it stores
+// r), its pieces start at scalar first_scalar (a multiple of C: the pieces hold whole pixels). Each thread loads kBatch pieces before it stores
 // any (store(r, at, piece), `at` the piece's first scalar from first_scalar), so that their loads
 // wait for memory together. A thread's pieces are kThreads apart: it steps its row and piece by
 // whole rows and a remainder instead of dividing for each. kInside: every piece lies in the frame

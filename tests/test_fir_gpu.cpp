@@ -117,12 +117,11 @@ CG_TEST(channels_u8) {
 }
 
 CG_TEST(cuda_and_tensor_cores) {
-  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from a radius of 4 to 16 in one
+  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from a radius of 2 to 8 in one
   // kernel (TensorFir::one_kernel_min_radius) and kMinRadius in two passes, to kMaxRadius. Both
   // kinds of kernel pinned, and both layouts on tensor cores, at every radius: the tensor cores
-  // meet the same
-  // bound at small radii, at the tile edges (256 scalars, 16 rows), at their largest radius and
-  // one beyond it (the CUDA cores then).
+  // meet the same bound at small radii, at the tile edges (256 scalars, 16 rows), at their
+  // largest radius and one beyond it (the CUDA cores then).
   std::vector<Case> these;
   for (int ch : {1, 2, 4}) {
     these.push_back(make(385, 289, ch, 1, 0, 2, 2, Border::Replicate, Input::Random, 13, 13));
@@ -149,7 +148,7 @@ CG_TEST(cuda_and_tensor_cores) {
 CG_TEST(tensor_cores_in_one_kernel) {
   // The one-kernel layout pinned: tiles of 64 rows and 256 scalars (64, 128 or 256 pixels),
   // sizes that end mid-tile, mid-strip and mid-8-row tile, frames smaller than the halo, every
-  // border, odd pitches and unaligned bases (staged byte by byte) beside aligned ones (16-byte
+  // border, odd pitches and unaligned bases (staged pixel by pixel) beside aligned ones (16-byte
   // loads, whole-pixel stores), radii from 0 to the largest whose tile fits, different radii
   // each way.
   std::vector<Case> these;
