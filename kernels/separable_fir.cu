@@ -61,9 +61,7 @@ __host__ __device__ constexpr int fused_threads(int tile_rows) {
 }
 static_assert(kMaxTileRows % kColumnBlock == 0 && 8 % kColumnBlock == 0,
               "tile rows are whole column blocks");
-// Beyond this the halo re-reads outgrow the saving of the intermediate (and the tile, 32 rows
-// of (64 + 2R) pixels, its shared memory).
-constexpr int kMaxFusedRadius = 16;
+constexpr int kMaxFusedRadius = SeparableFir::kMaxFusedRadius;
 
 // Two-pass column kernel: 32 columns (one warp per 128-byte line of floats) x 8 column blocks.
 constexpr int kColumnThreadsX = 32;

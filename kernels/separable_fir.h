@@ -26,6 +26,9 @@ class SeparableFir : public PlaneBlur {
  public:
   // The horizontal pass keeps a row segment plus 2R halo pixels in shared memory.
   static constexpr int kMaxRadius = 1536;
+  // The largest radius of the fused CUDA-core kernel: beyond it the halo re-reads outgrow the
+  // saving of the intermediate (and the tile, 32 rows of (64 + 2R) pixels, its shared memory).
+  static constexpr int kMaxFusedRadius = 16;
 
   // How the kernels are laid out, given to plan(); 0 leaves each choice to SeparableFir (the
   // measured one). Benchmarks and tests pin them.
