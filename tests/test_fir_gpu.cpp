@@ -102,7 +102,7 @@ CG_TEST(radius_as_a_kernel_constant) {
   cases.push_back(make(65, 33, 1, 1, 0, 0.5, 0.5, Border::Mirror, Input::Impulse));
   cases.push_back(make(257, 99, 1, 2, 6, 0.5, 0.5, Border::Reflect, Input::Random, 4, 0));  // P010 luma
   cases.push_back(make(385, 289, 4, 1, 0, 0.5, 1.0, Border::Replicate, Input::Random, 13, 13));
-  for (Case& c : cases) c.cores = SeparableFir::Schedule::Cores::Cuda;  // 8-bit radius 4 would take tensor cores
+  for (Case& c : cases) c.cores = SeparableFir::Schedule::Cores::Cuda;  // 8-bit radii from 2 would take tensor cores
   run_cases(cases);
 }
 
