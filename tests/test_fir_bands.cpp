@@ -18,6 +18,7 @@
 #include "fir_taps.h"
 #include "fused_fir_bands.h"
 #include "reference_blur.h"
+#include "rolling_fir_schedule.h"
 
 using namespace cudagaussian;
 
@@ -154,6 +155,73 @@ PlaneValues fused_banded_fir(const PlaneGeometry& g, const PlaneValues& in, cons
   return out;
 }
 
+// The rolling layout (kernels/tensor_fir_rolling.cu) step by step, as rolling_fir_schedule.h
+// orders it, in double; `fp16`: with its roundings. Blocks of fused_tile_pixels(C) pixels run
+// down segments of `segment_rows` rows; each warp's strip and channel keeps `ring` accumulator
+// tiles. Adding into a slot that still holds another unfinished tile counts a clash.
+PlaneValues rolling_banded_fir(const PlaneGeometry& g, const PlaneValues& in, const std::vector<double>& taps_x,
+                               const std::vector<double>& taps_y, Border border, bool fp16, int segment_rows,
+                               int ring, int* clashes) {
+  const int c = g.channels, row_scalars = g.width * c, tile_pixels = fused_tile_pixels(c);
+  const FusedBands b = fused_bands(taps_x, taps_y, c);
+  const RollingFirSchedule schedule{b.first_delta, b.column_blocks};
+  auto round = [&](double v) { return fp16 ? to_half(v) : v; };
+  auto staged = [&](int y, int x, int ch) {
+    const size_t at = static_cast<size_t>(border_index(y, g.height, border)) * row_scalars +
+                      static_cast<size_t>(border_index(x, g.width, border)) * c + ch;
+    return round(in[at] - 128.0);
+  };
+  std::vector<double> mid(16 * 16), acc(static_cast<size_t>(ring) * 8 * 16);
+  std::vector<int> owner(static_cast<size_t>(ring));
+  PlaneValues out(static_cast<size_t>(g.height) * row_scalars, -1.0);
+  for (int first_row = 0; first_row < g.height; first_row += segment_rows) {
+    const int end_row = std::min(g.height, first_row + segment_rows);
+    for (int px0 = 0; px0 < g.width; px0 += tile_pixels)
+      for (int o = 0; o < tile_pixels; o += 16)
+        for (int ch = 0; ch < c; ++ch) {
+          std::fill(acc.begin(), acc.end(), 0.0);
+          std::fill(owner.begin(), owner.end(), -1);
+          for (int s = 0; s < schedule.steps(first_row, end_row); ++s) {
+            const int input = schedule.input_row(first_row, s);
+            for (int k = 0; k < 16; ++k)
+              for (int i = 0; i < 16; ++i) {
+                double sum = 0.0;
+                for (int m = 0; m < b.row_blocks; ++m)
+                  for (int j = 0; j < 16; ++j) {
+                    const int at = o + 16 * (b.first_block + m) + j;  // in the staged row
+                    CHECK(at < b.staged_pixels(c));
+                    sum += round(b.row_block(m, i, j)) * staged(input + k, px0 - b.halo_x + at, ch);
+                  }
+                mid[static_cast<size_t>(k) * 16 + i] = round(sum);
+              }
+            for (int j = 0; j < b.column_blocks; ++j) {
+              const int tile = 2 * s + j, slot = tile % ring;
+              if (owner[slot] != -1 && owner[slot] != tile) ++*clashes;
+              owner[slot] = tile;
+              for (int n = 0; n < 8; ++n)
+                for (int i = 0; i < 16; ++i)
+                  for (int k = 0; k < 16; ++k)
+                    acc[(static_cast<size_t>(slot) * 8 + n) * 16 + i] +=
+                        mid[static_cast<size_t>(k) * 16 + i] * round(b.column_block(b.column_blocks - 1 - j, n, k));
+            }
+            for (int h = 0; h < 2; ++h) {
+              const int slot = (2 * s + h) % ring;
+              for (int n = 0; n < 8; ++n)
+                for (int i = 0; i < 16; ++i) {
+                  const int y = schedule.output_row(first_row, s) + 8 * h + n, x = px0 + o + i;
+                  double& a = acc[(static_cast<size_t>(slot) * 8 + n) * 16 + i];
+                  if (y >= first_row && y < end_row && x < g.width)
+                    out[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] = a + 128.0;
+                  a = 0.0;
+                }
+              owner[slot] = -1;
+            }
+          }
+        }
+  }
+  return out;
+}
+
 double worst_difference(const PlaneValues& a, const PlaneValues& b) {
   double worst = 0.0;
   for (size_t i = 0; i < a.size(); ++i) worst = std::fmax(worst, std::fabs(a[i] - b[i]));
@@ -187,6 +255,40 @@ CG_TEST(bands_give_the_reference_fir) {
   CHECK(checked == 3 * 5 * 6 * 3);
 }
 
+CG_TEST(rolling_layout_gives_the_reference_fir) {
+  // Every output row once and right, for segments of one step, a few and the whole frame; a ring
+  // one tile short of column_blocks clashes.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> sample(0, 255);
+  const Border borders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
+  int checked = 0, short_clashed = 0, k = 0;
+  for (int c : {1, 2, 4})
+    for (auto wh : {std::pair<int, int>{1, 1}, {3, 2}, {37, 29}, {70, 45}})
+      for (auto radii : {std::pair<int, int>{0, 0}, {1, 3}, {5, 5}, {20, 2}, {0, 40}, {40, 17}, {8, 48}})
+        for (int segment_rows : {16, 48, 1024}) {
+          const Border b = borders[k++ % 3];
+          const PlaneGeometry g = geometry(wh.first, wh.second, c);
+          PlaneValues in(static_cast<size_t>(g.width) * c * g.height);
+          for (double& v : in) v = sample(rng);
+          const std::vector<double> tx = gaussian_taps(radii.first / 4.0, radii.first);
+          const std::vector<double> ty = gaussian_taps(radii.second / 4.0, radii.second);
+          const int blocks = fused_bands(tx, ty, c).column_blocks;
+          CHECK(rolling_ring_tiles(blocks) <= kRollingMaxRing);
+          int clashes = 0;
+          const PlaneValues got =
+              rolling_banded_fir(g, in, tx, ty, b, false, segment_rows, rolling_ring_tiles(blocks), &clashes);
+          const double worst = worst_difference(reference_fir(g, in, tx, ty, b), got);
+          CHECK_MSG(worst < 1e-4 && clashes == 0, "%dx%d, %d channels, radii %d/%d, segments of %d: off by %g, %d clashes",
+                    g.width, g.height, c, radii.first, radii.second, segment_rows, worst, clashes);
+          int short_clashes = 0;
+          rolling_banded_fir(g, in, tx, ty, b, false, segment_rows, blocks - 1, &short_clashes);
+          short_clashed += short_clashes > 0;
+          ++checked;
+        }
+  CHECK(checked == 3 * 4 * 7 * 3);
+  CHECK(short_clashed == checked);
+}
+
 CG_TEST(fp16_error_within_the_bound) {
   // The kernels' roundings (taps, staged samples, the intermediate) against the exact FIR of the
   // same taps, at radii up to TensorFir's largest (128), on random samples, flat extremes and
@@ -208,8 +310,15 @@ CG_TEST(fp16_error_within_the_bound) {
         in[i] = content == 0 ? sample(rng) : content == 1 ? 255.0 : ((i / p.c) % 7 < 3 ? 0.0 : 255.0);
       const std::vector<double> tx = gaussian_taps(p.rx / 4.0, p.rx), ty = gaussian_taps(p.ry / 4.0, p.ry);
       const PlaneValues want = reference_fir(g, in, tx, ty, Border::Replicate);
-      const double worst = std::fmax(worst_difference(want, banded_fir(g, in, tx, ty, Border::Replicate, true)),
-                                     worst_difference(want, fused_banded_fir(g, in, tx, ty, Border::Replicate, true)));
+      double worst = std::fmax(worst_difference(want, banded_fir(g, in, tx, ty, Border::Replicate, true)),
+                               worst_difference(want, fused_banded_fir(g, in, tx, ty, Border::Replicate, true)));
+      const int blocks = fused_bands(tx, ty, p.c).column_blocks;
+      if (rolling_ring_tiles(blocks) <= kRollingMaxRing) {
+        int clashes = 0;
+        worst = std::fmax(worst, worst_difference(want, rolling_banded_fir(g, in, tx, ty, Border::Replicate, true, 64,
+                                                                           rolling_ring_tiles(blocks), &clashes)));
+        CHECK(clashes == 0);
+      }
       worst_seen = std::fmax(worst_seen, worst);
       CHECK_MSG(worst <= kTensorFirErrorBound, "%dx%dx%d radii %d/%d content %d: off by %g", p.w, p.h, p.c, p.rx,
                 p.ry, content, worst);
