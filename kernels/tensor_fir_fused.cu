@@ -18,6 +18,7 @@
 #include <cuda_fp16.h>
 
 #include "border.h"
+#include "tensor_mma.cuh"
 #include "tensor_staging.cuh"
 
 namespace cudagaussian {
@@ -53,80 +54,6 @@ struct FusedPass {
   SampleFinish finish;
 };
 
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-// The 8x8 matrices of 16-bit values whose rows the lanes point at (lanes 8 j .. 8 j + 7: the
-// rows of matrix j), as mma.sync takes its operands.
-__device__ __forceinline__ void load_matrices_x4(unsigned (&r)[4], const half* rows) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(shared_address(rows)));
-}
-__device__ __forceinline__ void load_matrices_x2(unsigned (&r)[2], const half* rows) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-               : "=r"(r[0]), "=r"(r[1])
-               : "r"(shared_address(rows)));
-}
-
-// d (16x8, fp32) += a (16x16, fp16, row-major) x b (16x8, fp16, column-major). Compute
-// capability 8.0 on; TensorFir never launches the kernel below that, and it would trap there.
-__device__ __forceinline__ void multiply_add(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-  __trap();
-#endif
-}
-
-__device__ __forceinline__ unsigned pack_halves(float lo, float hi) {
-  const half2 h = __floats2half2_rn(lo, hi);
-  unsigned u;
-  std::memcpy(&u, &h, sizeof u);
-  return u;
-}
-
-// Writes a piece of 16 scalars (16 / C pixels) into the channel planes at row `r`, pixel `at`:
-// per plane, pairs of neighbouring pixels gathered and biased two at a time (biased_pair()).
-template <int C>
-__device__ __forceinline__ void store_piece(half* stage, int plane_halves, int r, int stride, int at, uint4 piece) {
-  const uint32_t w[4] = {piece.x, piece.y, piece.z, piece.w};
-  constexpr int kPairs = kStagePiece / C / 2;  // pixel pairs a plane gets
-  half2 pair[C][kPairs];
-#pragma unroll
-  for (int j = 0; j < kPairs; ++j) {
-    if constexpr (C == 4) {
-      // Pixels 2j and 2j + 1 are words 2j and 2j + 1: gather each channel pair first.
-#pragma unroll
-      for (int c = 0; c < 4; c += 2) {
-        const uint32_t x = __byte_perm(w[2 * j], w[2 * j + 1], c | (4 + c) << 4 | (c + 1) << 8 | (5 + c) << 12);
-        pair[c][j] = biased_pair(x, 0, 1);
-        pair[c + 1][j] = biased_pair(x, 2, 3);
-      }
-    } else if constexpr (C == 2) {
-      pair[0][j] = biased_pair(w[j], 0, 2);
-      pair[1][j] = biased_pair(w[j], 1, 3);
-    } else {
-      pair[0][j] = biased_pair(w[j / 2], 2 * (j % 2), 2 * (j % 2) + 1);
-    }
-  }
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    uint2* to = reinterpret_cast<uint2*>(stage + c * plane_halves + r * stride + at);
-#pragma unroll
-    for (int j = 0; j < kPairs; j += 2) {
-      uint2 u;
-      std::memcpy(&u.x, &pair[c][j], sizeof u.x);
-      std::memcpy(&u.y, &pair[c][j + 1], sizeof u.y);
-      to[j / 2] = u;
-    }
-  }
-}
-
 // Stages the tile at (px0, y0) with its halo, rows and pixels by the border rule.
 template <int C>
 __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, int y0) {
@@ -135,19 +62,8 @@ __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, i
   const int pieces = (fused_tile_pixels(C) + 2 * l.halo_x) * C / kStagePiece, plane_halves = rows * l.stage_stride;
   stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, l.width, l.height, kShift, l.border, y0 - l.halo_y, rows,
                                     (px0 - l.halo_x) * C, pieces, [&](int r, int at, uint4 piece) {
-                                      store_piece<C>(stage, plane_halves, r, l.stage_stride, at / C, piece);
+                                      store_planes<C>(stage, plane_halves, r, l.stage_stride, at / C, piece);
                                     });
-}
-
-// (sat(hi) << 8 | sat(lo)) with high << 16 above: each clamped to [0, 255].
-__device__ __forceinline__ uint32_t saturated_bytes(int hi, int lo, uint32_t high) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 720
-  uint32_t d;
-  asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(hi), "r"(lo), "r"(high));
-  return d;
-#else
-  return high << 16 | static_cast<uint32_t>(min(max(hi, 0), 255)) << 8 | static_cast<uint32_t>(min(max(lo, 0), 255));
-#endif
 }
 
 // Adds the bias back, finishes (kFinish), rounds (rounded_sample(): floor(v + 0.5) within
@@ -189,28 +105,15 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
   const half* column_bands = row_bands + l.row_blocks * kFusedRowBlockValues;
   const int px0 = blockIdx.x * fused_tile_pixels(C), y0 = blockIdx.y * kFusedTileRows;
 
-  const int band_pieces = (l.row_blocks * kFusedRowBlockValues + l.column_blocks * kFusedColumnBlockValues) / 8;
-  // The tables' rows of 16 halves, their two 16-byte halves swapped in rows 4-7 of every 8, so
-  // that the eight rows of a matrix load fall in different banks.
-  for (int i = threadIdx.x; i < band_pieces; i += kThreads) {
-    const int table_row = i / 2;
-    reinterpret_cast<uint4*>(row_bands)[2 * table_row + (i % 2 ^ table_row / 4 % 2)] =
-        __ldg(reinterpret_cast<const uint4*>(l.bands) + i);
-  }
+  copy_swizzled_tables(row_bands, l.bands,
+                       l.row_blocks * kFusedRowBlockValues + l.column_blocks * kFusedColumnBlockValues, kThreads);
   stage_tile<C>(p, stage, rows, px0, y0);
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int first_strip = (warp % Share::kStripGroups) * Share::kStrips;
   const int out_row0 = warp / Share::kStripGroups * Share::kTiles * 8;
-  // Rows and columns the lane points at in the matrix loads: a band block's four 8x8 quarters
-  // (rows 0-7 and 8-15 of columns 0-7, then of columns 8-15); two 8-row tiles of staged samples,
-  // columns 0-7 and 8-15 of each; a column block's columns 0-7 and 8-15.
-  const int band_row = lane % 8 + (lane / 8 % 2) * 8, band_column = lane / 16 * 8;
-  const int staged_row = lane % 8 + lane / 16 * 8, staged_column = lane / 8 % 2 * 8;
-  const int column_row = lane % 8, column_column = lane / 8 % 2 * 8;
-  const int band_at = band_row * 16 + (band_column ^ band_row / 4 % 2 * 8);
-  const int column_at = column_row * 16 + (column_column ^ column_row / 4 % 2 * 8);
+  const FragmentLanes at(lane);
 
   float out[Share::kStrips][C][Share::kTiles][4];
 #pragma unroll
@@ -234,10 +137,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
       for (int c = 0; c < C; ++c)
 #pragma unroll
         for (int e = 0; e < 4; ++e) mid[c][0][e] = mid[c][1][e] = 0.0f;
-      const half* staged = stage + (16 * block + staged_row) * stride + strip_pixel + 16 * l.first_block + staged_column;
+      const half* staged = stage + (16 * block + at.staged_row) * stride + strip_pixel + 16 * l.first_block + at.staged_column;
       for (int m = 0; m < l.row_blocks; ++m) {
         unsigned band[4];
-        load_matrices_x4(band, row_bands + m * kFusedRowBlockValues + band_at);
+        load_matrices_x4(band, row_bands + m * kFusedRowBlockValues + at.band_at);
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           unsigned in[4];
@@ -260,7 +163,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
         const int delta = 16 * block - l.halo_y - out_row0 - 8 * t;
         if (delta < l.first_delta || delta >= l.first_delta + 8 * l.column_blocks) continue;
         unsigned taps[2];
-        load_matrices_x2(taps, column_bands + ((delta - l.first_delta) >> 3) * kFusedColumnBlockValues + column_at);
+        load_matrices_x2(taps, column_bands + ((delta - l.first_delta) >> 3) * kFusedColumnBlockValues + at.column_at);
 #pragma unroll
         for (int c = 0; c < C; ++c) multiply_add(out[s][c][t], left[c], taps[0], taps[1]);
       }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Reading a tile of 8-bit interleaved samples into the tensor-core FIR's shared memory
-// (tensor_fir.cu, tensor_fir_fused.cu): sixteen scalars at a time, the border rule applied to
-// rows and to scalars beyond a row's ends.
+// Moving 8-bit interleaved samples in and out of the tensor-core FIR kernels (tensor_fir.cu,
+// tensor_fir_fused.cu, tensor_fir_rolling.cu): reading sixteen scalars at a time, the border
+// rule applied to rows and to scalars beyond a row's ends; writing them as biased fp16 channel
+// planes; packing rounded results into bytes.
 #pragma once
 
 #include <cstdint>
@@ -62,8 +63,9 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
 }
 
 // Stages `rows` rows of `pieces` pieces of 16 scalars: row r is frame row border_index(first_row +
-// r), its pieces start at scalar first_scalar (a multiple of C: the pieces hold whole pixels). Each thread loads kBatch pieces before it stores
-// any (store(r, at, piece), `at` the piece's first scalar from first_scalar), so that their loads
+// r), its pieces start at scalar first_scalar (a multiple of C: the pieces hold whole pixels).
+// Each thread loads kBatch pieces before it stores any (store(r, at, piece), `at` the piece's
+// first scalar from first_scalar), so that their loads
 // wait for memory together. A thread's pieces are kThreads apart: it steps its row and piece by
 // whole rows and a remainder instead of dividing for each. kInside: every piece lies in the frame
 // and is aligned, so the border rule and the checks are skipped.
@@ -125,6 +127,54 @@ __device__ __forceinline__ half2 biased_pair(uint32_t word, unsigned lo, unsigne
   half2 pair;
   std::memcpy(&pair, &bits, sizeof pair);
   return __hsub2(pair, __half2half2(__ushort_as_half(0x6480)));  // 0x6480: 1152
+}
+
+// Writes a piece of 16 scalars (16 / C pixels) into the channel planes at row `r`, pixel `at`:
+// per plane, pairs of neighbouring pixels gathered and biased two at a time (biased_pair()).
+template <int C>
+__device__ __forceinline__ void store_planes(half* stage, int plane_halves, int r, int stride, int at, uint4 piece) {
+  const uint32_t w[4] = {piece.x, piece.y, piece.z, piece.w};
+  constexpr int kPairs = kStagePiece / C / 2;  // pixel pairs a plane gets
+  half2 pair[C][kPairs];
+#pragma unroll
+  for (int j = 0; j < kPairs; ++j) {
+    if constexpr (C == 4) {
+      // Pixels 2j and 2j + 1 are words 2j and 2j + 1: gather each channel pair first.
+#pragma unroll
+      for (int c = 0; c < 4; c += 2) {
+        const uint32_t x = __byte_perm(w[2 * j], w[2 * j + 1], c | (4 + c) << 4 | (c + 1) << 8 | (5 + c) << 12);
+        pair[c][j] = biased_pair(x, 0, 1);
+        pair[c + 1][j] = biased_pair(x, 2, 3);
+      }
+    } else if constexpr (C == 2) {
+      pair[0][j] = biased_pair(w[j], 0, 2);
+      pair[1][j] = biased_pair(w[j], 1, 3);
+    } else {
+      pair[0][j] = biased_pair(w[j / 2], 2 * (j % 2), 2 * (j % 2) + 1);
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    uint2* to = reinterpret_cast<uint2*>(stage + c * plane_halves + r * stride + at);
+#pragma unroll
+    for (int j = 0; j < kPairs; j += 2) {
+      uint2 u;
+      std::memcpy(&u.x, &pair[c][j], sizeof u.x);
+      std::memcpy(&u.y, &pair[c][j + 1], sizeof u.y);
+      to[j / 2] = u;
+    }
+  }
+}
+
+// (sat(hi) << 8 | sat(lo)) with high << 16 above: each clamped to [0, 255].
+__device__ __forceinline__ uint32_t saturated_bytes(int hi, int lo, uint32_t high) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 720
+  uint32_t d;
+  asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(hi), "r"(lo), "r"(high));
+  return d;
+#else
+  return high << 16 | static_cast<uint32_t>(min(max(hi, 0), 255)) << 8 | static_cast<uint32_t>(min(max(lo, 0), 255));
+#endif
 }
 
 }  // namespace cudagaussian
