@@ -38,9 +38,11 @@ struct RollingFirSchedule {
   }
 };
 
-// Accumulator tiles a warp needs: column_blocks, rounded up to a multiple of 4. The kernel has
-// an instance for each ring size up to kRollingMaxRing.
-constexpr int rolling_ring_tiles(int column_blocks) { return (column_blocks + 3) / 4 * 4; }
+// Accumulator tiles a warp keeps: column_blocks rounded up to 8 or to kRollingMaxRing, the
+// kernel's two instances (more than kRollingMaxRing where the rolling layout does not run).
 constexpr int kRollingMaxRing = 16;
+constexpr int rolling_ring_tiles(int column_blocks) {
+  return column_blocks <= 8 ? 8 : column_blocks <= kRollingMaxRing ? kRollingMaxRing : column_blocks;
+}
 
 }  // namespace cudagaussian

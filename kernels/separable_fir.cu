@@ -571,7 +571,7 @@ Status SeparableFir::plan_kernels(const PlaneGeometry& geometry, const std::vect
                                         : TensorFir::faster(rx, ry);
   if (schedule.cores != Cores::Cuda && TensorFir::applies(geometry, taps_x, taps_y, major) &&
       (schedule.cores == Cores::Tensor || tensor_faster)) {
-    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border, major, optin, schedule.tensor_layout));
+    CG_TRY(tensor_.plan(geometry, taps_x, taps_y, border, major, optin, sms, schedule.tensor_layout));
     planned_ = true;
     return Status::success();
   }

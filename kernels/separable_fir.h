@@ -62,6 +62,7 @@ class SeparableFir : public PlaneBlur {
   const PlaneGeometry& geometry() const { return geometry_; }
   // Whether the plan runs the tensor cores' one kernel (tests check the layout they pinned).
   bool runs_tensor_one_kernel() const { return tensor_.planned() && tensor_.one_kernel(); }
+  bool runs_tensor_rolling() const { return tensor_.planned() && tensor_.rolling(); }
 
  private:
   Status plan_kernels(const PlaneGeometry& geometry, const std::vector<double>& taps_x,

@@ -336,6 +336,14 @@ bool TensorFir::one_kernel_runs(const PlaneGeometry& g, const std::vector<double
          fused_bands(taps_x, taps_y, g.channels).shared_bytes(g.channels) <= static_cast<size_t>(shared_optin);
 }
 
+bool TensorFir::rolling_runs(const PlaneGeometry& g, const std::vector<double>& taps_x,
+                             const std::vector<double>& taps_y, int compute_major, int shared_optin) {
+  if (compute_major < 8 || !applies(g, taps_x, taps_y, compute_major)) return false;
+  const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
+  return rolling_fir_fits(bands, g.channels) &&
+         rolling_fir_shared_bytes(bands, g.channels) <= static_cast<size_t>(shared_optin);
+}
+
 bool TensorFir::chooses_one_kernel(const PlaneGeometry& g, const std::vector<double>& taps_x,
                                    const std::vector<double>& taps_y, int compute_major, int shared_optin,
                                    Layout layout) {
@@ -345,11 +353,22 @@ bool TensorFir::chooses_one_kernel(const PlaneGeometry& g, const std::vector<dou
 }
 
 Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x, const std::vector<double>& taps_y,
-                       Border border, int compute_major, int shared_optin, Layout layout) {
+                       Border border, int compute_major, int shared_optin, int sm_count, Layout layout) {
   release();
   if (!g.valid() || !applies(g, taps_x, taps_y, compute_major))
     return Status::invalid("the tensor-core FIR takes 8-bit planes of 1, 2 or 4 channels, Gaussian taps of radius up to " +
                            std::to_string(kMaxRadius) + ", on compute capability 7.0 or later");
+  if (layout == Layout::Rolling && rolling_runs(g, taps_x, taps_y, compute_major, shared_optin)) {
+    const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
+    CG_TRY(upload_halves(bands_, bands.values));
+    CG_TRY(allow_rolling_fir_shared_memory(g.channels, shared_optin));
+    rolling_launch_ = rolling_fir_launch(g, border, bands, bands_.get(), sm_count);
+    geometry_ = g;
+    border_ = border;
+    rolling_ = true;
+    planned_ = true;
+    return Status::success();
+  }
   if (chooses_one_kernel(g, taps_x, taps_y, compute_major, shared_optin, layout)) {
     const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
     CG_TRY(upload_halves(bands_, bands.values));
@@ -386,6 +405,7 @@ Status TensorFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_p
                       cudaStream_t stream) const {
   if (!planned_) return Status::invalid("TensorFir::run before a successful plan()");
   if (one_kernel_) return run_fused_fir(fused_, src, src_pitch, dst, dst_pitch, finish, stream);
+  if (rolling_) return run_rolling_fir(rolling_launch_, src, src_pitch, dst, dst_pitch, finish, stream);
   const PlaneGeometry& g = geometry_;
   const auto* bands = static_cast<const half*>(bands_.get());
   auto* mid = static_cast<half*>(mid_.get());
@@ -417,6 +437,8 @@ void TensorFir::release() {
   mid_pitch_ = row_smem_ = 0;
   one_kernel_ = false;
   fused_ = FusedFirLaunch();
+  rolling_ = false;
+  rolling_launch_ = RollingFirLaunch();
   planned_ = false;
 }
 

@@ -21,6 +21,7 @@
 #include "plane.h"
 #include "sample_finish.h"
 #include "tensor_fir_fused.h"
+#include "tensor_fir_rolling.h"
 
 namespace cudagaussian {
 
@@ -56,14 +57,18 @@ class TensorFir {
   static bool faster(int radius_x, int radius_y) { return radius_x >= kMinRadius || radius_y >= kMinRadius; }
 
   // One kernel where it runs and is faster (Measured: up to kOneKernelMaxRadius both ways, where
-  // two of its blocks share an SM), one kernel wherever it runs (OneKernel), or two passes
-  // (TwoPasses).
-  enum class Layout { Measured, OneKernel, TwoPasses };
+  // two of its blocks share an SM), one kernel wherever it runs (OneKernel), two passes
+  // (TwoPasses), or rolling down the frame wherever it runs (Rolling, tensor_fir_rolling.h).
+  enum class Layout { Measured, OneKernel, TwoPasses, Rolling };
   static constexpr int kOneKernelMaxRadius = 24;
   // Whether the one-kernel layout runs there: compute capability 8.0 or later and its tile in
   // `shared_optin` bytes (the device's opt-in limit).
   static bool one_kernel_runs(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                               const std::vector<double>& taps_y, int compute_major, int shared_optin);
+  // Whether the rolling layout runs there: compute capability 8.0 or later, a vertical radius up
+  // to 49 and its shared memory within `shared_optin`.
+  static bool rolling_runs(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
+                           const std::vector<double>& taps_y, int compute_major, int shared_optin);
   // The layout plan() takes: one kernel where `layout` asks for it and it runs.
   static bool chooses_one_kernel(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                                  const std::vector<double>& taps_y, int compute_major, int shared_optin,
@@ -71,10 +76,11 @@ class TensorFir {
 
   // Builds the band matrices (uploaded once) and, for two passes, reserves the intermediate;
   // refuses what applies() refuses (compute_major and shared_optin: the current device's, which
-  // the caller has queried). Call with the CUDA context current; not per frame.
+  // the caller has queried; sm_count: its SMs, which the rolling layout fills). Call with the
+  // CUDA context current; not per frame.
   Status plan(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
               const std::vector<double>& taps_y, Border border, int compute_major, int shared_optin,
-              Layout layout = Layout::Measured);
+              int sm_count, Layout layout = Layout::Measured);
   // One frame: src into dst (device planes, pitches in bytes, already checked by the caller),
   // each stored sample finished by `finish`. Enqueues on `stream`.
   Status run(const void* src, size_t src_pitch, void* dst, size_t dst_pitch, const SampleFinish& finish,
@@ -82,6 +88,7 @@ class TensorFir {
   void release();
   bool planned() const { return planned_; }
   bool one_kernel() const { return one_kernel_; }
+  bool rolling() const { return rolling_; }
 
  private:
   PlaneGeometry geometry_;
@@ -97,6 +104,8 @@ class TensorFir {
   DeviceBuffer mid_;        // half: mid_rows_ x mid_pitch_
   bool one_kernel_ = false;
   FusedFirLaunch fused_;    // the one-kernel layout's launch
+  bool rolling_ = false;
+  RollingFirLaunch rolling_launch_;
   bool planned_ = false;
 };
 
