@@ -14,7 +14,7 @@
 //        bench_fir --sizes [--csv PATH | PATH]
 //   The FIR from SD to 4K (RGBA8, sigma 0.5 to 10: radius 2 to 40) as SeparableFir chooses it,
 //   beside the fused CUDA-core kernel at each fixed tile height (to its largest radius, 16), the
-//   one-kernel tensor FIR, and a copy of the same frames.
+//   tensor FIR in one kernel and rolling, and a copy of the same frames.
 
 #include <algorithm>
 #include <cstdint>
@@ -54,6 +54,7 @@ struct Row {
   double cuda_cores_us;             // SeparableFir on CUDA cores (fused or two-pass)
   double tensor_us;                 // SeparableFir on tensor cores, one kernel where it runs (0: they do not apply)
   double tensor_two_us;             // SeparableFir on tensor cores, two passes
+  double tensor_rolling_us;         // SeparableFir on tensor cores, rolling (0: it does not run)
   double table_us, incremental_us;  // the per-pixel kernel, taps from a table / incremental
   double texture_us;                // the per-pixel kernel reading through textures
   int texture_diff;                 // max |texture - per-pixel table| over one frame
@@ -75,7 +76,7 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
   };
   const Size sizes[] = {{"SD", 720, 576}, {"HD", 1280, 720}, {"Full HD", 1920, 1080}, {"4K", 3840, 2160}};
   // SeparableFir's own choice, the fused CUDA-core kernel with tiles of 32, 16 and 8 rows, and the
-  // one-kernel tensor FIR.
+  // tensor FIR in one kernel and rolling.
   struct Variant {
     const char* label;
     int tile_rows;
@@ -87,7 +88,8 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
                               {"cuda-32", 32, Cores::Cuda, TensorFir::Layout::Measured},
                               {"cuda-16", 16, Cores::Cuda, TensorFir::Layout::Measured},
                               {"cuda-8", 8, Cores::Cuda, TensorFir::Layout::Measured},
-                              {"tensor-one-kernel", 0, Cores::Tensor, TensorFir::Layout::OneKernel}};
+                              {"tensor-one-kernel", 0, Cores::Tensor, TensorFir::Layout::OneKernel},
+                              {"tensor-rolling", 0, Cores::Tensor, TensorFir::Layout::Rolling}};
   constexpr int kVariants = sizeof variants / sizeof variants[0];
   CudaStream stream;
   BENCH_CHECK(stream.create());
@@ -98,11 +100,12 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
               "Median of %d runs after %d warm-up, %d rotating frames; copy = cudaMemcpyAsync of the\n"
               "same frames. Gpix/s = pixels / FIR time; 'chosen' is the kernel SeparableFir picks, the\n"
               "'rows' columns the fused CUDA-core kernel with tiles of that height (to radius %d), the\n"
-              "last column the tensor-core FIR in one kernel where it runs (else in two passes).\n\n",
+              "last columns the tensor-core FIR in one kernel where it runs (else in two passes) and\n"
+              "rolling down the frame (to vertical radius 49).\n\n",
               kTruncate, prop.name, prop.multiProcessorCount, kIterations, kWarmup, kFrames,
               SeparableFir::kMaxFusedRadius);
-  std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs | tensor one kernel µs |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs | tensor one kernel µs | tensor rolling µs |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Size& size : sizes) {
     PlaneGeometry g;
     g.width = size.width;
@@ -127,6 +130,9 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
       if (!time_op(stream.get(), kFrames, kWarmup, kIterations, copy, &copy_us)) return 1;
       for (int v = 0; v < kVariants; ++v) {
         if (variants[v].tile_rows != 0 && radius > SeparableFir::kMaxFusedRadius) continue;  // two passes
+        if (variants[v].layout == TensorFir::Layout::Rolling &&
+            !TensorFir::rolling_runs(g, taps, taps, prop.major, static_cast<int>(prop.sharedMemPerBlockOptin)))
+          continue;
         SeparableFir fir;
         SeparableFir::Schedule schedule;
         schedule.tile_rows = variants[v].tile_rows;
@@ -143,9 +149,10 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
                 std::to_string(radius) + "," + variants[v].label + "," + std::to_string(us[v]) + "," +
                 std::to_string(copy_us) + "," + std::to_string(gpix));
       }
-      std::printf("| %s %dx%d | %g | %.1f | %.1f (%.1f) | %s | %s | %s | %.1f |\n", size.name, size.width,
+      std::printf("| %s %dx%d | %g | %.1f | %.1f (%.1f) | %s | %s | %s | %.1f | %s |\n", size.name, size.width,
                   size.height, sigma, copy_us, us[0], static_cast<double>(size.width) * size.height / (us[0] * 1e3),
-                  us_or_blank(us[1]).c_str(), us_or_blank(us[2]).c_str(), us_or_blank(us[3]).c_str(), us[4]);
+                  us_or_blank(us[1]).c_str(), us_or_blank(us[2]).c_str(), us_or_blank(us[3]).c_str(), us[4],
+                  us_or_blank(us[5]).c_str());
     }
   }
   return 0;
@@ -218,7 +225,7 @@ int main(int argc, char** argv) {
     auto blur = [&](int f) {
       return fir.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
     };
-    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
+    Row r{sigma, radius, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
     BENCH_CHECK(time_op(blur, &r.fir_us));
     const bool tensor_applies = TensorFir::applies(g, taps, taps, prop.major);
     using Cores = SeparableFir::Schedule::Cores;
@@ -229,9 +236,13 @@ int main(int argc, char** argv) {
       double* us;
     } pins[] = {{Cores::Cuda, Layout::Measured, &r.cuda_cores_us},
                 {Cores::Tensor, Layout::OneKernel, &r.tensor_us},
-                {Cores::Tensor, Layout::TwoPasses, &r.tensor_two_us}};
+                {Cores::Tensor, Layout::TwoPasses, &r.tensor_two_us},
+                {Cores::Tensor, Layout::Rolling, &r.tensor_rolling_us}};
+    const bool rolling_runs =
+        TensorFir::rolling_runs(g, taps, taps, prop.major, static_cast<int>(prop.sharedMemPerBlockOptin));
     for (const auto& pin : pins) {
       if (pin.cores == Cores::Tensor && !tensor_applies) continue;  // left blank
+      if (pin.layout == Layout::Rolling && !rolling_runs) continue;
       SeparableFir::Schedule pinned;
       pinned.cores = pin.cores;
       pinned.tensor_layout = pin.layout;
@@ -280,21 +291,22 @@ int main(int argc, char** argv) {
               "device; the ratio is to the faster copy. GB/s-equivalent = (frame read + frame\n"
               "written) / FIR time. FIR: SeparableFir as it chooses; CUDA cores: its kernels fused\n"
               "(one kernel) up to radius 16, two passes beyond; tensor cores: TensorFir (fp16\n"
-              "operands, up to radius %d) in one kernel where its tile fits shared memory, and in\n"
-              "two passes. SeparableFir takes the tensor cores from radius %d in one kernel (up to\n"
-              "radius %d; at this frame size), from radius %d in two passes.\n"
+              "operands, up to radius %d) in one kernel where its tile fits shared memory, in two\n"
+              "passes, and rolling down the frame (to vertical radius 49). SeparableFir takes the\n"
+              "tensor cores from radius %d in one kernel (up to radius %d; at this frame size), from\n"
+              "radius %d in two passes, and never rolling.\n"
               "Per-pixel: the usual formulation (a thread per output, symmetric tap pairs), taps\n"
               "from a table or generated incrementally (Turkowski; GPU Gems 3 ch. 40 claims >= 15 %%),\n"
               "or read through texture objects (replicate border by clamp addressing; in brackets the\n"
               "largest difference from the per-pixel table kernel over one frame).\n\n",
               kIterations, kWarmup, kFrames, kFrames, TensorFir::kMaxRadius, TensorFir::kOneKernelMinRadius,
               TensorFir::kOneKernelMaxRadius, TensorFir::kMinRadius);
-  std::printf("| sigma | radius | FIR µs | CUDA cores µs | tensor cores µs | tensor two passes µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
-  std::printf("|------:|-------:|-------:|---:|---:|---:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
+  std::printf("| sigma | radius | FIR µs | CUDA cores µs | tensor cores µs | tensor two passes µs | tensor rolling µs | copy 2D µs | copy 1D µs | FIR / copy | GB/s-equivalent | per-pixel table µs | per-pixel incremental µs | incremental gain | per-pixel texture µs (max diff) |\n");
+  std::printf("|------:|-------:|-------:|---:|---:|---:|---:|-----------:|-----------:|-----------:|----------------:|---:|---:|---:|---:|\n");
   for (const Row& r : rows)
-    std::printf("| %g | %d | %.1f | %.1f | %s | %s | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
+    std::printf("| %g | %d | %.1f | %.1f | %s | %s | %s | %.2f | %.2f | %.1f | %.0f | %.1f | %.1f | %+.0f %% | %.1f (%d) |\n", r.sigma,
                 r.radius, r.fir_us, r.cuda_cores_us, us_or_blank(r.tensor_us).c_str(),
-                us_or_blank(r.tensor_two_us).c_str(), r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
+                us_or_blank(r.tensor_two_us).c_str(), us_or_blank(r.tensor_rolling_us).c_str(), r.copy_us, r.copy1d_us, r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3),
                 r.table_us, r.incremental_us, 100.0 * (r.table_us / r.incremental_us - 1.0), r.texture_us,
                 r.texture_diff);
 
@@ -305,12 +317,12 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::fprintf(f, "device,width,height,channels,sigma,radius,fir_us,cuda_cores_us,tensor_cores_us,tensor_two_passes_us,copy2d_us,copy1d_us,ratio,"
-                    "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us,per_pixel_texture_us\n");
+                    "gbps_equivalent,per_pixel_table_us,per_pixel_incremental_us,per_pixel_texture_us,tensor_rolling_us\n");
     for (const Row& r : rows)
-      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
+      std::fprintf(f, "\"%s\",%d,%d,%d,%g,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f,%.3f\n", prop.name, kWidth,
                    kHeight, kChannels, r.sigma, r.radius, r.fir_us, r.cuda_cores_us, r.tensor_us, r.tensor_two_us, r.copy_us, r.copy1d_us,
                    r.fir_us / r.floor_us(), 2.0 * frame_bytes / (r.fir_us * 1e3), r.table_us, r.incremental_us,
-                   r.texture_us);
+                   r.texture_us, r.tensor_rolling_us);
     std::fclose(f);
   }
 

@@ -59,6 +59,7 @@ struct Case {
   std::vector<uint8_t> src;           // src_offset + src_pitch * height bytes
   std::vector<uint8_t> out_a, out_b;  // the whole destination allocation, two poisons
   bool ran_one_kernel = false;        // SeparableFir ran the tensor cores' one kernel
+  bool ran_rolling = false;           // or their rolling layout
   std::string error;                  // GPU-side failure, or the verdict's first problem
   double max_diff = 0.0;
 
@@ -101,6 +102,7 @@ inline std::string describe(const Case& c) {
                                                                    : "",
                 c.tensor_layout == TensorFir::Layout::OneKernel   ? "one kernel "
                 : c.tensor_layout == TensorFir::Layout::TwoPasses ? "two passes "
+                : c.tensor_layout == TensorFir::Layout::Rolling   ? "rolling "
                                                                   : "",
                 c.tile_rows ? ("tiles of " + std::to_string(c.tile_rows) + " rows ").c_str() : "",
                 c.g.bytes_per_sample == 1 ? "u8" : "u16", c.g.channels,
@@ -186,6 +188,7 @@ inline void run_gpu(Case& c, SeparableFir* preplanned = nullptr) {
       return;
     }
     c.ran_one_kernel = c.per_pixel < 0 && own.runs_tensor_one_kernel();
+    c.ran_rolling = c.per_pixel < 0 && own.runs_tensor_rolling();
   }
   CudaStream stream;
   if (!stream.create().ok()) {

@@ -135,7 +135,7 @@ CG_TEST(cuda_and_tensor_cores) {
   using Layout = TensorFir::Layout;
   std::vector<Case> cases;
   for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor})
-    for (Layout layout : {Layout::OneKernel, Layout::TwoPasses})
+    for (Layout layout : {Layout::OneKernel, Layout::TwoPasses, Layout::Rolling})
       for (Case c : these) {
         if (cores == SeparableFir::Schedule::Cores::Cuda && layout == Layout::TwoPasses) continue;
         c.cores = cores;
@@ -195,6 +195,57 @@ CG_TEST(tensor_cores_in_one_kernel) {
   }
   std::printf("  %d of %zu cases ran the one kernel\n", one_kernel, cases.size());
   CHECK(major < 8 || one_kernel > 0);
+}
+
+CG_TEST(tensor_cores_rolling) {
+  // The rolling layout pinned: blocks of 256 scalars (64, 128 or 256 pixels) down segments of
+  // rows, sizes that end mid-block, mid-strip and mid-step, frames smaller than a step and than
+  // the halo, every border, odd pitches and unaligned bases (staged and stored pixel by pixel)
+  // beside aligned ones, vertical radii from 0 to 49 (its largest) and one beyond (then the
+  // measured layout), different radii each way, frames of one segment and of many.
+  std::vector<Case> these;
+  const Border borders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
+  int k = 0;
+  for (int ch : {1, 2, 4}) {
+    for (double s : {0.25, 1.0, 2.0, 5.0, 8.0, 10.0, 12.0}) {
+      const Border b = borders[k++ % 3];
+      these.push_back(make(385, 289, ch, 1, 0, s, s, b, Input::Random, 13, 13));
+      these.push_back(make(257, 65, ch, 1, 0, s, s, b, Input::Random, 0, 0));
+    }
+    these.push_back(make(1, 1, ch, 1, 0, 2, 2));
+    these.push_back(make(3, 2, ch, 1, 0, 5, 5, Border::Mirror, Input::Random, 1, 3));
+    these.push_back(make(17, 9, ch, 1, 0, 10, 10, Border::Reflect, Input::Random, 0, 1));
+    these.push_back(make(1921, 1081, ch, 1, 0, 5, 5, Border::Replicate, Input::Random, 13, 7));
+    these.push_back(make(1920, 1080, ch, 1, 0, 10, 10, Border::Replicate, Input::Random, 0, 0));
+    these.push_back(make(300, 130, ch, 1, 0, 0, 10, Border::Mirror, Input::Random, 3, 0));
+    these.push_back(make(300, 130, ch, 1, 0, 10, 0, Border::Reflect, Input::Random, 0, 2));
+    these.push_back(make(200, 700, ch, 1, 0, 2, 12, Border::Replicate, Input::Random, 0, 0));
+    these.push_back(make(129, 71, ch, 1, 0, 12.25, 12.25, Border::Replicate, Input::Random, 1, 1));  // R 49
+    these.push_back(make(129, 71, ch, 1, 0, 12.5, 12.5, Border::Mirror, Input::Random, 0, 3));      // R 50
+    these.push_back(make(64, 48, ch, 1, 0, 3, 3, Border::Replicate, Input::Constant));
+    these.push_back(make(65, 33, ch, 1, 0, 2, 2, Border::Mirror, Input::Impulse, 2, 5));
+  }
+  std::vector<Case> cases;
+  for (Case c : these) {
+    c.cores = SeparableFir::Schedule::Cores::Tensor;
+    c.tensor_layout = TensorFir::Layout::Rolling;
+    cases.push_back(c);
+  }
+  run_cases(cases);
+  int device = 0, optin = 0, major = 0;
+  CHECK(cudaGetDevice(&device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  int rolling = 0;
+  for (const Case& c : cases) {
+    const bool runs = TensorFir::rolling_runs(c.g, c.taps_x(), c.taps_y(), major, optin);
+    CHECK_MSG(c.ran_rolling == runs, "%s: rolling layout %s, expected %s", describe(c).c_str(),
+              c.ran_rolling ? "ran" : "did not run", runs ? "to run" : "not to");
+    if (!runs) std::printf("  not rolling here: %s\n", describe(c).c_str());
+    rolling += c.ran_rolling;
+  }
+  std::printf("  %d of %zu cases rolled\n", rolling, cases.size());
+  CHECK(major < 8 || rolling > 0);
 }
 
 CG_TEST(u16) {
