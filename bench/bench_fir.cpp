@@ -101,7 +101,7 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
               "same frames. Gpix/s = pixels / FIR time; 'chosen' is the kernel SeparableFir picks, the\n"
               "'rows' columns the fused CUDA-core kernel with tiles of that height (to radius %d), the\n"
               "last columns the tensor-core FIR in one kernel where it runs (else in two passes) and\n"
-              "rolling down the frame (to vertical radius 49).\n\n",
+              "rolling down the frame (to vertical radius 56).\n\n",
               kTruncate, prop.name, prop.multiProcessorCount, kIterations, kWarmup, kFrames,
               SeparableFir::kMaxFusedRadius);
   std::printf("| size | sigma | copy µs | chosen µs (Gpix/s) | 32 rows µs | 16 rows µs | 8 rows µs | tensor one kernel µs | tensor rolling µs |\n");
@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
               "written) / FIR time. FIR: SeparableFir as it chooses; CUDA cores: its kernels fused\n"
               "(one kernel) up to radius 16, two passes beyond; tensor cores: TensorFir (fp16\n"
               "operands, up to radius %d) in one kernel where its tile fits shared memory, in two\n"
-              "passes, and rolling down the frame (to vertical radius 49). SeparableFir takes the\n"
+              "passes, and rolling down the frame (to vertical radius 56). SeparableFir takes the\n"
               "tensor cores from radius %d in one kernel (up to radius %d; at this frame size), from\n"
               "radius %d in two passes, and never rolling.\n"
               "Per-pixel: the usual formulation (a thread per output, symmetric tap pairs), taps\n"

@@ -66,7 +66,7 @@ class TensorFir {
   static bool one_kernel_runs(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                               const std::vector<double>& taps_y, int compute_major, int shared_optin);
   // Whether the rolling layout runs there: compute capability 8.0 or later, a vertical radius up
-  // to 49 and its shared memory within `shared_optin`.
+  // to 56 and its shared memory within `shared_optin`.
   static bool rolling_runs(const PlaneGeometry& geometry, const std::vector<double>& taps_x,
                            const std::vector<double>& taps_y, int compute_major, int shared_optin);
   // The layout plan() takes: one kernel where `layout` asks for it and it runs.

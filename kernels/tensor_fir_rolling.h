@@ -33,7 +33,7 @@ struct RollingFirLaunch {
 };
 
 // Whether the layout takes these tables: a ring of at most kRollingMaxRing tiles (vertical radii
-// up to 49) and a staged step of at most two pieces a thread (horizontal radii up to 384 / C).
+// up to 56) and a staged step of at most two pieces a thread (horizontal radii up to 384 / C).
 bool rolling_fir_fits(const FusedBands& bands, int channels);
 size_t rolling_fir_shared_bytes(const FusedBands& bands, int channels);
 // Segments: as many as fill the `sm_count` SMs with one block each, at least 16 rows long.

@@ -201,7 +201,7 @@ CG_TEST(tensor_cores_rolling) {
   // The rolling layout pinned: blocks of 256 scalars (64, 128 or 256 pixels) down segments of
   // rows, sizes that end mid-block, mid-strip and mid-step, frames smaller than a step and than
   // the halo, every border, odd pitches and unaligned bases (staged and stored pixel by pixel)
-  // beside aligned ones, vertical radii from 0 to 49 (its largest) and one beyond (then the
+  // beside aligned ones, vertical radii from 0 to 56 (its largest) and one beyond (then the
   // measured layout), different radii each way, frames of one segment and of many.
   std::vector<Case> these;
   const Border borders[] = {Border::Replicate, Border::Mirror, Border::Reflect};
@@ -220,8 +220,8 @@ CG_TEST(tensor_cores_rolling) {
     these.push_back(make(300, 130, ch, 1, 0, 0, 10, Border::Mirror, Input::Random, 3, 0));
     these.push_back(make(300, 130, ch, 1, 0, 10, 0, Border::Reflect, Input::Random, 0, 2));
     these.push_back(make(200, 700, ch, 1, 0, 2, 12, Border::Replicate, Input::Random, 0, 0));
-    these.push_back(make(129, 71, ch, 1, 0, 12.25, 12.25, Border::Replicate, Input::Random, 1, 1));  // R 49
-    these.push_back(make(129, 71, ch, 1, 0, 12.5, 12.5, Border::Mirror, Input::Random, 0, 3));      // R 50
+    these.push_back(make(129, 71, ch, 1, 0, 14, 14, Border::Replicate, Input::Random, 1, 1));       // R 56
+    these.push_back(make(129, 71, ch, 1, 0, 14.25, 14.25, Border::Mirror, Input::Random, 0, 3));  // R 57
     these.push_back(make(64, 48, ch, 1, 0, 3, 3, Border::Replicate, Input::Constant));
     these.push_back(make(65, 33, ch, 1, 0, 2, 2, Border::Mirror, Input::Impulse, 2, 5));
   }
