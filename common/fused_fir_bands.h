@@ -57,6 +57,16 @@ struct FusedBands {
   }
 };
 
+// What the kernels take of FusedBands, by value (the values go to device memory).
+struct FusedBandShape {
+  int halo_x = 0, halo_y = 0, radius_y = 0, first_block = 0, row_blocks = 0, first_delta = 0, column_blocks = 0;
+  int stage_stride = 0;  // FusedBands::stage_stride(channels)
+};
+inline FusedBandShape band_shape(const FusedBands& b, int channels) {
+  return {b.halo_x, b.halo_y, b.radius_y, b.first_block, b.row_blocks, b.first_delta, b.column_blocks,
+          b.stage_stride(channels)};
+}
+
 // `taps_x`, `taps_y`: 2R + 1 centred taps; `channels`: 1, 2 or 4.
 FusedBands fused_bands(const std::vector<double>& taps_x, const std::vector<double>& taps_y, int channels);
 

@@ -18,6 +18,7 @@
 #include <cuda_fp16.h>
 
 #include "border.h"
+#include "tensor_channels.h"
 #include "tensor_mma.cuh"
 #include "tensor_staging.cuh"
 
@@ -59,10 +60,10 @@ template <int C>
 __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, int y0) {
   constexpr int kShift = C == 4 ? 2 : C == 2 ? 1 : 0;
   const FusedFirLaunch& l = p.l;
-  const int pieces = (fused_tile_pixels(C) + 2 * l.halo_x) * C / kStagePiece, plane_halves = rows * l.stage_stride;
-  stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, l.width, l.height, kShift, l.border, y0 - l.halo_y, rows,
-                                    (px0 - l.halo_x) * C, pieces, [&](int r, int at, uint4 piece) {
-                                      store_planes<C>(stage, plane_halves, r, l.stage_stride, at / C, piece);
+  const int pieces = (fused_tile_pixels(C) + 2 * l.bands.halo_x) * C / kStagePiece, plane_halves = rows * l.bands.stage_stride;
+  stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, l.width, l.height, kShift, l.border, y0 - l.bands.halo_y, rows,
+                                    (px0 - l.bands.halo_x) * C, pieces, [&](int r, int at, uint4 piece) {
+                                      store_planes<C>(stage, plane_halves, r, l.bands.stage_stride, at / C, piece);
                                     });
 }
 
@@ -77,7 +78,7 @@ __device__ __forceinline__ void store_pixel(const FusedPass& p, const half* stag
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     if (kFinish) {
-      const half input = stage[c * plane_halves + (l.halo_y + y) * l.stage_stride + l.halo_x + px];
+      const half input = stage[c * plane_halves + (l.bands.halo_y + y) * l.bands.stage_stride + l.bands.halo_x + px];
       level[c] = __float2int_rd(finish_sample(p.finish, value[c] + kBias, __half2float(input) + kBias, c) + 0.5f);
     } else {
       level[c] = __float2int_rd(value[c] + (kBias + 0.5f));
@@ -99,14 +100,14 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
   using Share = WarpShare<C>;
   extern __shared__ __align__(16) unsigned char smem[];
   const FusedFirLaunch& l = p.l;
-  const int rows = kFusedTileRows + 2 * l.halo_y, stride = l.stage_stride, plane_halves = rows * stride;
+  const int rows = kFusedTileRows + 2 * l.bands.halo_y, stride = l.bands.stage_stride, plane_halves = rows * stride;
   half* stage = reinterpret_cast<half*>(smem);
   half* row_bands = stage + C * plane_halves;
-  const half* column_bands = row_bands + l.row_blocks * kFusedRowBlockValues;
+  const half* column_bands = row_bands + l.bands.row_blocks * kFusedRowBlockValues;
   const int px0 = blockIdx.x * fused_tile_pixels(C), y0 = blockIdx.y * kFusedTileRows;
 
-  copy_swizzled_tables(row_bands, l.bands,
-                       l.row_blocks * kFusedRowBlockValues + l.column_blocks * kFusedColumnBlockValues, kThreads);
+  copy_swizzled_tables(row_bands, l.values,
+                       l.bands.row_blocks * kFusedRowBlockValues + l.bands.column_blocks * kFusedColumnBlockValues, kThreads);
   stage_tile<C>(p, stage, rows, px0, y0);
   __syncthreads();
 
@@ -126,8 +127,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
         for (int e = 0; e < 4; ++e) out[s][c][t][e] = 0.0f;
 
   // The 16-row blocks of staged rows that the warp's output rows reach.
-  const int first = (out_row0 + l.halo_y - l.radius_y) / 16;
-  const int last = (out_row0 + Share::kTiles * 8 - 1 + l.halo_y + l.radius_y) / 16;
+  const int first = (out_row0 + l.bands.halo_y - l.bands.radius_y) / 16;
+  const int last = (out_row0 + Share::kTiles * 8 - 1 + l.bands.halo_y + l.bands.radius_y) / 16;
   for (int block = first; block <= last; ++block) {
 #pragma unroll
     for (int s = 0; s < Share::kStrips; ++s) {
@@ -137,8 +138,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
       for (int c = 0; c < C; ++c)
 #pragma unroll
         for (int e = 0; e < 4; ++e) mid[c][0][e] = mid[c][1][e] = 0.0f;
-      const half* staged = stage + (16 * block + at.staged_row) * stride + strip_pixel + 16 * l.first_block + at.staged_column;
-      for (int m = 0; m < l.row_blocks; ++m) {
+      const half* staged = stage + (16 * block + at.staged_row) * stride + strip_pixel + 16 * l.bands.first_block + at.staged_column;
+      for (int m = 0; m < l.bands.row_blocks; ++m) {
         unsigned band[4];
         load_matrices_x4(band, row_bands + m * kFusedRowBlockValues + at.band_at);
 #pragma unroll
@@ -160,10 +161,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
       }
 #pragma unroll
       for (int t = 0; t < Share::kTiles; ++t) {
-        const int delta = 16 * block - l.halo_y - out_row0 - 8 * t;
-        if (delta < l.first_delta || delta >= l.first_delta + 8 * l.column_blocks) continue;
+        const int delta = 16 * block - l.bands.halo_y - out_row0 - 8 * t;
+        if (delta < l.bands.first_delta || delta >= l.bands.first_delta + 8 * l.bands.column_blocks) continue;
         unsigned taps[2];
-        load_matrices_x2(taps, column_bands + ((delta - l.first_delta) >> 3) * kFusedColumnBlockValues + at.column_at);
+        load_matrices_x2(taps, column_bands + ((delta - l.bands.first_delta) >> 3) * kFusedColumnBlockValues + at.column_at);
 #pragma unroll
         for (int c = 0; c < C; ++c) multiply_add(out[s][c][t], left[c], taps[0], taps[1]);
       }
@@ -219,22 +220,14 @@ FusedFirLaunch fused_fir_launch(const PlaneGeometry& g, Border border, const Fus
   l.height = g.height;
   l.channels = g.channels;
   l.border = border;
-  l.halo_x = b.halo_x;
-  l.halo_y = b.halo_y;
-  l.radius_y = b.radius_y;
-  l.first_block = b.first_block;
-  l.row_blocks = b.row_blocks;
-  l.first_delta = b.first_delta;
-  l.column_blocks = b.column_blocks;
-  l.stage_stride = b.stage_stride(g.channels);
+  l.bands = band_shape(b, g.channels);
   l.shared_bytes = b.shared_bytes(g.channels);
-  l.bands = device_bands;
+  l.values = device_bands;
   return l;
 }
 
 Status allow_fused_fir_shared_memory(int channels, int bytes) {
-  return channels == 4 ? allow_shared_memory<4>(bytes) : channels == 2 ? allow_shared_memory<2>(bytes)
-                                                                      : allow_shared_memory<1>(bytes);
+  return with_tensor_channels(channels, [&](auto c) { return allow_shared_memory<c()>(bytes); });
 }
 
 Status run_fused_fir(const FusedFirLaunch& l, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
@@ -244,12 +237,7 @@ Status run_fused_fir(const FusedFirLaunch& l, const void* src, size_t src_pitch,
   const int tile_pixels = fused_tile_pixels(l.channels);
   const dim3 grid(static_cast<unsigned>((l.width + tile_pixels - 1) / tile_pixels),
                   static_cast<unsigned>((l.height + kFusedTileRows - 1) / kFusedTileRows));
-  if (l.channels == 4)
-    launch<4>(p, grid, stream);
-  else if (l.channels == 2)
-    launch<2>(p, grid, stream);
-  else
-    launch<1>(p, grid, stream);
+  with_tensor_channels(l.channels, [&](auto c) { launch<c()>(p, grid, stream); });
   CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }

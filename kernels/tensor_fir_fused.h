@@ -20,11 +20,9 @@ namespace cudagaussian {
 struct FusedFirLaunch {
   int width = 0, height = 0, channels = 0;
   Border border = Border::Replicate;
-  // From FusedBands.
-  int halo_x = 0, halo_y = 0, radius_y = 0, first_block = 0, row_blocks = 0, first_delta = 0, column_blocks = 0;
-  int stage_stride = 0;
+  FusedBandShape bands;
   size_t shared_bytes = 0;
-  const void* bands = nullptr;  // device copy of FusedBands::values in fp16
+  const void* values = nullptr;  // device copy of FusedBands::values in fp16
 };
 
 FusedFirLaunch fused_fir_launch(const PlaneGeometry& geometry, Border border, const FusedBands& bands,

@@ -20,6 +20,7 @@
 
 #include "border.h"
 #include "rolling_fir_schedule.h"
+#include "tensor_channels.h"
 #include "tensor_mma.cuh"
 #include "tensor_staging.cuh"
 
@@ -76,28 +77,28 @@ struct RollingBlock {
 
   __device__ RollingBlock(const RollingPass& pass, unsigned char* smem)
       : p(pass), l(pass.l), at(threadIdx.x % 32) {
-    plane = kStepRows * l.stage_stride;
+    plane = kStepRows * l.bands.stage_stride;
     stage = reinterpret_cast<half*>(smem);
     row_bands = stage + 2 * C * plane;
-    column_bands = row_bands + l.row_blocks * kFusedRowBlockValues;
-    kept = reinterpret_cast<float*>(row_bands + l.row_blocks * kFusedRowBlockValues +
-                                    l.column_blocks * kFusedColumnBlockValues);
+    column_bands = row_bands + l.bands.row_blocks * kFusedRowBlockValues;
+    kept = reinterpret_cast<float*>(row_bands + l.bands.row_blocks * kFusedRowBlockValues +
+                                    l.bands.column_blocks * kFusedColumnBlockValues);
     px0 = blockIdx.x * kTilePixels;
     first_row = blockIdx.y * l.segment_rows;
     end_row = min(l.height, first_row + l.segment_rows);
-    schedule = RollingFirSchedule{l.first_delta, l.column_blocks};
+    schedule = RollingFirSchedule{l.bands.first_delta, l.bands.column_blocks};
     const int warp = threadIdx.x / 32;
     lane = threadIdx.x % 32;
     strip = warp / C;
     channel = warp % C;
-    const int pieces = (kTilePixels + 2 * l.halo_x) * C / kStagePiece;
+    const int pieces = (kTilePixels + 2 * l.bands.halo_x) * C / kStagePiece;
 #pragma unroll
     for (int b = 0; b < kMaxPieces; ++b) {
       const int i = threadIdx.x + b * kThreads;
       piece_row[b] = i < kStepRows * pieces ? i / pieces : -1;
       piece_at[b] = i % pieces * kStagePiece;
     }
-    first_scalar = (px0 - l.halo_x) * C;
+    first_scalar = (px0 - l.bands.halo_x) * C;
     columns_inside = first_scalar >= 0 && first_scalar + pieces * kStagePiece <= l.width * C &&
                      ((reinterpret_cast<uintptr_t>(p.src) | p.src_pitch | static_cast<unsigned>(first_scalar)) %
                       kStagePiece) == 0;
@@ -128,7 +129,7 @@ struct RollingBlock {
 #pragma unroll
     for (int b = 0; b < kMaxPieces; ++b)
       if (piece_row[b] >= 0)
-        store_planes<C>(stage + buffer * C * plane, plane, piece_row[b], l.stage_stride, piece_at[b] / C, held[b]);
+        store_planes<C>(stage + buffer * C * plane, plane, piece_row[b], l.bands.stage_stride, piece_at[b] / C, held[b]);
   }
 
   // The horizontal product of the staged rows in `buffer`, rounded to fp16: the left operand of
@@ -137,11 +138,11 @@ struct RollingBlock {
   // a warp has independent products in flight.
   __device__ void horizontal(int buffer, unsigned (&left)[4]) const {
     float mid[2][2][4] = {};  // [row block parity][rows 0-7, 8-15]
-    const half* staged = stage + (buffer * C + channel) * plane + at.staged_row * l.stage_stride + strip * 16 +
-                         16 * l.first_block + at.staged_column;
+    const half* staged = stage + (buffer * C + channel) * plane + at.staged_row * l.bands.stage_stride + strip * 16 +
+                         16 * l.bands.first_block + at.staged_column;
     const half* bands = row_bands + at.band_at;
     int m = 0;
-    for (; m + 1 < l.row_blocks; m += 2) {
+    for (; m + 1 < l.bands.row_blocks; m += 2) {
       unsigned band[2][4], in[2][4];
 #pragma unroll
       for (int q = 0; q < 2; ++q) {
@@ -154,7 +155,7 @@ struct RollingBlock {
         multiply_add(mid[q][1], band[q], in[q][2], in[q][3]);
       }
     }
-    if (m < l.row_blocks) {
+    if (m < l.bands.row_blocks) {
       unsigned band[4], in[4];
       load_matrices_x4(band, bands + m * kFusedRowBlockValues);
       load_matrices_x4(in, staged + 16 * m);
@@ -176,9 +177,9 @@ struct RollingBlock {
   __device__ __forceinline__ void vertical(const unsigned (&left)[4], int buffer) {
 #pragma unroll
     for (int j = 0; j < kRing; ++j) {
-      if (j >= l.column_blocks) break;
+      if (j >= l.bands.column_blocks) break;
       unsigned taps[2];
-      load_matrices_x2(taps, column_bands + (l.column_blocks - 1 - j) * kFusedColumnBlockValues + at.column_at);
+      load_matrices_x2(taps, column_bands + (l.bands.column_blocks - 1 - j) * kFusedColumnBlockValues + at.column_at);
       multiply_add(acc[(2 * kPhase + j) % kRing], left, taps[0], taps[1]);
     }
     float* rows = kept + (buffer * C + channel) * kStepRows * kKeptStride + strip * 16 + lane / 4;
@@ -232,8 +233,8 @@ struct RollingBlock {
   }
 
   __device__ void run() {
-    copy_swizzled_tables(row_bands, l.bands,
-                         l.row_blocks * kFusedRowBlockValues + l.column_blocks * kFusedColumnBlockValues, kThreads);
+    copy_swizzled_tables(row_bands, l.values,
+                         l.bands.row_blocks * kFusedRowBlockValues + l.bands.column_blocks * kFusedColumnBlockValues, kThreads);
     uint4 held[kMaxPieces];
     load(0, held);
     stage_held(0, held);
@@ -305,12 +306,7 @@ RollingFirLaunch rolling_fir_launch(const PlaneGeometry& g, Border border, const
   l.height = g.height;
   l.channels = g.channels;
   l.border = border;
-  l.halo_x = b.halo_x;
-  l.first_block = b.first_block;
-  l.row_blocks = b.row_blocks;
-  l.first_delta = b.first_delta;
-  l.column_blocks = b.column_blocks;
-  l.stage_stride = b.stage_stride(g.channels);
+  l.bands = band_shape(b, g.channels);
   l.ring = rolling_ring_tiles(b.column_blocks);
   const int columns = (g.width * g.channels + kTileScalars - 1) / kTileScalars;
   const int row_steps = (g.height + kStepRows - 1) / kStepRows;
@@ -318,13 +314,12 @@ RollingFirLaunch rolling_fir_launch(const PlaneGeometry& g, Border border, const
   l.segment_rows = (row_steps + wanted - 1) / wanted * kStepRows;
   l.segments = (g.height + l.segment_rows - 1) / l.segment_rows;
   l.shared_bytes = rolling_fir_shared_bytes(b, g.channels);
-  l.bands = device_bands;
+  l.values = device_bands;
   return l;
 }
 
 Status allow_rolling_fir_shared_memory(int channels, int bytes) {
-  return channels == 4 ? allow_shared_memory<4>(bytes) : channels == 2 ? allow_shared_memory<2>(bytes)
-                                                                      : allow_shared_memory<1>(bytes);
+  return with_tensor_channels(channels, [&](auto c) { return allow_shared_memory<c()>(bytes); });
 }
 
 Status run_rolling_fir(const RollingFirLaunch& l, const void* src, size_t src_pitch, void* dst, size_t dst_pitch,
@@ -333,12 +328,7 @@ Status run_rolling_fir(const RollingFirLaunch& l, const void* src, size_t src_pi
                       finish};
   const dim3 grid(static_cast<unsigned>((l.width * l.channels + kTileScalars - 1) / kTileScalars),
                   static_cast<unsigned>(l.segments));
-  if (l.channels == 4)
-    launch<4>(p, grid, stream);
-  else if (l.channels == 2)
-    launch<2>(p, grid, stream);
-  else
-    launch<1>(p, grid, stream);
+  with_tensor_channels(l.channels, [&](auto c) { launch<c()>(p, grid, stream); });
   CG_CUDA_TRY(cudaGetLastError());
   return Status::success();
 }

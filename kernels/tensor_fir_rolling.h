@@ -22,14 +22,12 @@ namespace cudagaussian {
 struct RollingFirLaunch {
   int width = 0, height = 0, channels = 0;
   Border border = Border::Replicate;
-  // From FusedBands.
-  int halo_x = 0, first_block = 0, row_blocks = 0, first_delta = 0, column_blocks = 0;
-  int stage_stride = 0;
+  FusedBandShape bands;
   int ring = 0;          // the kernel instance: rolling_ring_tiles(column_blocks)
   int segment_rows = 0;  // output rows a block runs down, a multiple of 16
   int segments = 0;
   size_t shared_bytes = 0;
-  const void* bands = nullptr;  // device copy of FusedBands::values in fp16
+  const void* values = nullptr;  // device copy of FusedBands::values in fp16
 };
 
 // Whether the layout takes these tables: a ring of at most kRollingMaxRing tiles (vertical radii

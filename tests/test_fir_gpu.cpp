@@ -8,6 +8,40 @@
 using namespace cudagaussian;
 using namespace fir_gpu;
 
+namespace {
+
+// Runs the cases on tensor cores with `layout` (OneKernel or Rolling) pinned, then checks that
+// each ran it exactly where TensorFir says it runs on this GPU (the others fall back to the
+// measured layout and are named) and that some ran it from compute capability 8.0 on.
+void run_pinned_layout(const std::vector<Case>& these, TensorFir::Layout layout, const char* name) {
+  std::vector<Case> cases;
+  for (Case c : these) {
+    c.cores = SeparableFir::Schedule::Cores::Tensor;
+    c.tensor_layout = layout;
+    cases.push_back(c);
+  }
+  run_cases(cases);
+  int device = 0, optin = 0, major = 0;
+  CHECK(cudaGetDevice(&device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  const bool rolling = layout == TensorFir::Layout::Rolling;
+  int ran = 0;
+  for (const Case& c : cases) {
+    const bool runs = rolling ? TensorFir::rolling_runs(c.g, c.taps_x(), c.taps_y(), major, optin)
+                              : TensorFir::one_kernel_runs(c.g, c.taps_x(), c.taps_y(), major, optin);
+    const bool did = rolling ? c.ran_rolling : c.ran_one_kernel;
+    CHECK_MSG(did == runs, "%s: %s %s, expected %s", describe(c).c_str(), name, did ? "ran" : "did not run",
+              runs ? "to run" : "not to");
+    if (!runs) std::printf("  not %s here: %s\n", name, describe(c).c_str());
+    ran += did;
+  }
+  std::printf("  %d of %zu cases ran %s\n", ran, cases.size(), name);
+  CHECK(major < 8 || ran > 0);
+}
+
+}  // namespace
+
 CG_TEST(per_pixel_table_and_incremental) {
   // The usual per-pixel formulation (algorithm=fir coefficients=incremental, and its table
   // twin): the same tolerance as the register-blocked kernel.
@@ -172,29 +206,9 @@ CG_TEST(tensor_cores_in_one_kernel) {
     these.push_back(make(64, 48, ch, 1, 0, 3, 3, Border::Replicate, Input::Constant));
     these.push_back(make(65, 33, ch, 1, 0, 2, 2, Border::Mirror, Input::Impulse, 2, 5));
   }
-  std::vector<Case> cases;
-  for (Case c : these) {
-    c.cores = SeparableFir::Schedule::Cores::Tensor;
-    c.tensor_layout = TensorFir::Layout::OneKernel;
-    cases.push_back(c);
-  }
-  run_cases(cases);
-  // Each case ran the one kernel where its tile fits this GPU's shared memory; the others (two
-  // passes, on GPUs with less shared memory or below compute capability 8.0) are named.
-  int device = 0, optin = 0, major = 0;
-  CHECK(cudaGetDevice(&device) == cudaSuccess);
-  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
-  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
-  int one_kernel = 0;
-  for (const Case& c : cases) {
-    const bool fits = TensorFir::one_kernel_runs(c.g, c.taps_x(), c.taps_y(), major, optin);
-    CHECK_MSG(c.ran_one_kernel == fits, "%s: one kernel %s, its tile %s", describe(c).c_str(),
-              c.ran_one_kernel ? "ran" : "did not run", fits ? "fits" : "does not fit");
-    if (!fits) std::printf("  two passes (the tile does not fit here): %s\n", describe(c).c_str());
-    one_kernel += c.ran_one_kernel;
-  }
-  std::printf("  %d of %zu cases ran the one kernel\n", one_kernel, cases.size());
-  CHECK(major < 8 || one_kernel > 0);
+  // Where its tile does not fit this GPU's shared memory (or below compute capability 8.0) a
+  // case runs two passes.
+  run_pinned_layout(these, TensorFir::Layout::OneKernel, "the one kernel");
 }
 
 CG_TEST(tensor_cores_rolling) {
@@ -225,27 +239,7 @@ CG_TEST(tensor_cores_rolling) {
     these.push_back(make(64, 48, ch, 1, 0, 3, 3, Border::Replicate, Input::Constant));
     these.push_back(make(65, 33, ch, 1, 0, 2, 2, Border::Mirror, Input::Impulse, 2, 5));
   }
-  std::vector<Case> cases;
-  for (Case c : these) {
-    c.cores = SeparableFir::Schedule::Cores::Tensor;
-    c.tensor_layout = TensorFir::Layout::Rolling;
-    cases.push_back(c);
-  }
-  run_cases(cases);
-  int device = 0, optin = 0, major = 0;
-  CHECK(cudaGetDevice(&device) == cudaSuccess);
-  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
-  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
-  int rolling = 0;
-  for (const Case& c : cases) {
-    const bool runs = TensorFir::rolling_runs(c.g, c.taps_x(), c.taps_y(), major, optin);
-    CHECK_MSG(c.ran_rolling == runs, "%s: rolling layout %s, expected %s", describe(c).c_str(),
-              c.ran_rolling ? "ran" : "did not run", runs ? "to run" : "not to");
-    if (!runs) std::printf("  not rolling here: %s\n", describe(c).c_str());
-    rolling += c.ran_rolling;
-  }
-  std::printf("  %d of %zu cases rolled\n", rolling, cases.size());
-  CHECK(major < 8 || rolling > 0);
+  run_pinned_layout(these, TensorFir::Layout::Rolling, "rolling");
 }
 
 CG_TEST(u16) {
