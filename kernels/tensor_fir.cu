@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // TensorFir (tensor_fir.h): the separable FIR as two banded matrix products on tensor cores.
 //
-// Horizontal pass (tensor_rows_kernel): a block stages 16 rows of its 256 output scalars plus
-// `halo` scalars each side in shared memory, as fp16 (v - 128), the border rule resolved there.
-// Each warp multiplies its four 16x16 output blocks: sum over m of (staged columns 16 (j + m) ..)
-// x B_m (common/fir_bands.h), and writes them to the fp16 intermediate `mid`, whose rows run from
+// Horizontal pass (tensor_rows_kernel): a block stages 16 rows of its 256 output scalars (256 / C
+// pixels) plus `halo` pixels each side in shared memory, as fp16 (v - 128) planes, one a channel,
+// the border rule resolved there. Each warp multiplies four 16x16 output blocks of one plane each
+// (a strip of 16 pixels of one channel): sum over m of (staged plane columns 16 (j + m) ..) x B_m,
+// the band of one channel (common/fir_bands.h), so that its radius is R pixels, not C R scalars.
+// It interleaves the channels again as it writes the fp16 intermediate `mid`, whose rows run from
 // `margin_rows` above row 0 to as far below the last row, so that the vertical pass reads every
 // row it needs without a border rule.
 // Vertical pass (tensor_columns_kernel): output row block t (16 rows) is the sum over m of T_m x
@@ -27,6 +29,7 @@
 #include "border.h"
 #include "fir_bands.h"
 #include "fused_fir_bands.h"
+#include "tensor_channels.h"
 #include "tensor_staging.cuh"
 
 namespace cudagaussian {
@@ -58,13 +61,18 @@ using BandA = wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major>;
 using BandB = wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major>;
 using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
 
-__host__ __device__ constexpr int stage_stride(int halo) { return row_stage_scalars(halo) + kStagePad; }
-
-constexpr size_t row_smem_bytes(int halo) {
-  return static_cast<size_t>(kTileRows) * stage_stride(halo) * sizeof(half) + kWarps * kBlockValues * sizeof(float);
+// A staged plane's row: the tile's 256 / C pixels, `halo` pixels each side and a pad.
+__host__ __device__ constexpr int stage_stride(int halo, int channels) {
+  return kTileScalars / channels + 2 * halo + kStagePad;
+}
+// The staged planes, or (once the products are done) each warp's four blocks of fp32 results.
+constexpr size_t row_smem_bytes(int halo, int channels) {
+  const size_t staged = static_cast<size_t>(channels) * kTileRows * stage_stride(halo, channels) * sizeof(half);
+  const size_t results = static_cast<size_t>(kWarps) * kWarpBlocks * kBlockValues * sizeof(float);
+  return staged > results ? staged : results;
 }
 // The widest halo (4 channels at kMaxRadius) fits the 48 KB any GPU gives a block without opting in.
-static_assert(row_smem_bytes((4 * TensorFir::kMaxRadius + kBandBlock - 1) / kBandBlock * kBandBlock) <= 48 * 1024,
+static_assert(row_smem_bytes((TensorFir::kMaxRadius + kBandBlock - 1) / kBandBlock * kBandBlock, 4) <= 48 * 1024,
               "the horizontal tile outgrows 48 KB of shared memory");
 
 struct RowPass {
@@ -74,9 +82,9 @@ struct RowPass {
   int height;
   int channel_shift;  // log2 of the channels (1, 2 or 4)
   Border border;
-  const half* bands;  // B_m, 16x16 each
+  const half* bands;  // B_m of one channel, 16x16 each
   int blocks;
-  int halo;  // scalars staged before the tile's first output
+  int halo;  // pixels staged before the tile's first output
   half* mid;
   size_t mid_pitch;  // halves
   int margin_rows;
@@ -97,28 +105,13 @@ struct ColumnPass {
   SampleFinish finish;
 };
 
-// Stores a piece's sixteen samples as v - 128 in fp16 (two 16-byte stores).
-__device__ __forceinline__ void store_piece(half* to, uint4 piece) {
-  const uint32_t words[4] = {piece.x, piece.y, piece.z, piece.w};
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    union {
-      half2 h2[4];
-      uint4 u;
-    } out;
-#pragma unroll
-    for (int k = 0; k < 4; ++k) out.h2[k] = biased_pair(words[2 * h + k / 2], 2 * (k % 2), 2 * (k % 2) + 1);
-    reinterpret_cast<uint4*>(to)[h] = out.u;
-  }
-}
-
 // The horizontal products of a warp's kWarpBlocks output blocks, acc[j] += sum over m of
 // (staged block j + m) x B_m, in one of two orders (the sums are the same, in the same order).
-// By staged block: each staged block k is loaded once and multiplied into the (up to) four output
-// blocks it reaches, through band blocks m = k - j kept in registers, the last four (band block m
-// in slot m % 4; k runs in steps of four so that the slots are known at compile time). Fewer
-// loads, more branches: faster up to kWindowMaxBands band blocks (docs/bench/kernel_choices.md,
-// "FIR: tensor cores").
+// By staged block, where the four blocks are neighbours in one plane (one channel): each staged
+// block k is loaded once and multiplied into the (up to) four output blocks it reaches, through
+// band blocks m = k - j kept in registers, the last four (band block m in slot m % 4; k runs in
+// steps of four so that the slots are known at compile time). Fewer loads, more branches: faster
+// up to kWindowMaxBands band blocks (docs/bench/kernel_choices.md, "FIR: tensor cores").
 constexpr int kWindowMaxBands = 12;
 __device__ __forceinline__ void multiply_by_staged_block(const RowPass& p, const half* a, int stride,
                                                          Accumulator (&acc)[kWarpBlocks]) {
@@ -141,8 +134,9 @@ __device__ __forceinline__ void multiply_by_staged_block(const RowPass& p, const
   }
 }
 // By band block: each band block is loaded once and multiplied with the four staged blocks it
-// meets.
-__device__ __forceinline__ void multiply_by_band_block(const RowPass& p, const half* a, int stride,
+// meets, output block j's (channel j % C, the warp's strip j / C) from a on.
+template <int C>
+__device__ __forceinline__ void multiply_by_band_block(const RowPass& p, const half* a, int stride, int plane,
                                                        Accumulator (&acc)[kWarpBlocks]) {
   for (int m = 0; m < p.blocks; ++m) {
     BandB band;
@@ -150,55 +144,68 @@ __device__ __forceinline__ void multiply_by_band_block(const RowPass& p, const h
 #pragma unroll
     for (int j = 0; j < kWarpBlocks; ++j) {
       BandA in;
-      wmma::load_matrix_sync(in, a + (j + m) * kBandBlock, stride);
+      wmma::load_matrix_sync(in, a + (j % C) * plane + (j / C + m) * kBandBlock, stride);
       wmma::mma_sync(acc[j], in, band, acc[j]);
     }
   }
 }
 
-// Eight blocks per SM asked for: 64 registers, without spills.
+// Eight blocks per SM asked for: 64 registers, without spills. Output block j of warp w is strip
+// w * 4 / C + j / C of channel j % C: 16 pixels, the warp's 64 scalars whatever the channels.
+template <int C>
 __global__ void __launch_bounds__(kThreads, 8) tensor_rows_kernel(RowPass p) {
   extern __shared__ __align__(32) unsigned char smem[];
-  const int stride = stage_stride(p.halo);
+  constexpr int kStripsPerWarp = kWarpBlocks / C;
+  const int stride = stage_stride(p.halo, C), plane = kTileRows * stride;
   half* staged = reinterpret_cast<half*>(smem);
-  float* scratch = reinterpret_cast<float*>(smem + static_cast<size_t>(kTileRows) * stride * sizeof(half));
 
   const int x0 = blockIdx.x * kTileScalars;
   const int mid_row0 = blockIdx.y * kTileRows;
-  // The tile in pieces of 16 scalars, kStageBatch loaded by a thread before it stores any.
   stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, p.width, p.height, p.channel_shift, p.border,
-                                    mid_row0 - p.margin_rows, kTileRows, x0 - p.halo,
-                                    row_stage_scalars(p.halo) / kStagePiece,
-                                    [&](int r, int at, uint4 piece) { store_piece(staged + r * stride + at, piece); });
+                                    mid_row0 - p.margin_rows, kTileRows, x0 - p.halo * C,
+                                    (kTileScalars + 2 * p.halo * C) / kStagePiece, [&](int r, int at, uint4 piece) {
+                                      store_planes<C>(staged, plane, r, stride, at / C, piece);
+                                    });
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   Accumulator acc[kWarpBlocks];
 #pragma unroll
   for (int j = 0; j < kWarpBlocks; ++j) wmma::fill_fragment(acc[j], 0.0f);
-  const half* a = staged + warp * kWarpScalars;
-  if (p.blocks <= kWindowMaxBands)
+  const half* a = staged + warp * kStripsPerWarp * kBandBlock;
+  if (C == 1 && p.blocks <= kWindowMaxBands)
     multiply_by_staged_block(p, a, stride, acc);
   else
-    multiply_by_band_block(p, a, stride, acc);
+    multiply_by_band_block<C>(p, a, stride, plane, acc);
 
-  // Each lane converts eight values of a block row and writes them as one 16-byte store.
-  float* mine = scratch + warp * kBlockValues;
-  const int row = lane / 2, half_row = (lane % 2) * 8;
-  half* out = p.mid + static_cast<size_t>(mid_row0 + row) * p.mid_pitch + x0 + warp * kWarpScalars + half_row;
+  // The staged planes are spent: each warp's results go where they were, then each lane gathers
+  // eight neighbouring scalars of a row (channels interleaved again) and writes them as one
+  // 16-byte store.
+  __syncthreads();
+  float* mine = reinterpret_cast<float*>(smem) + warp * kWarpBlocks * kBlockValues;
 #pragma unroll
-  for (int j = 0; j < kWarpBlocks; ++j) {
-    wmma::store_matrix_sync(mine, acc[j], kBandBlock, wmma::mem_row_major);
-    __syncwarp();
-    const float* v = mine + row * kBandBlock + half_row;
+  for (int j = 0; j < kWarpBlocks; ++j) wmma::store_matrix_sync(mine + j * kBlockValues, acc[j], kBandBlock, wmma::mem_row_major);
+  __syncwarp();
+  constexpr int kChunks = kWarpScalars / 8;  // of a row
+#pragma unroll
+  for (int k = 0; k < kTileRows * kChunks / 32; ++k) {
+    const int i = k * 32 + lane, row = i / kChunks, first = i % kChunks * 8;
     union {
       half2 h[4];
       uint4 u;
     } pack;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) pack.h[k] = __floats2half2_rn(v[2 * k], v[2 * k + 1]);
-    *reinterpret_cast<uint4*>(out + j * kBandBlock) = pack.u;
-    __syncwarp();
+    for (int e = 0; e < 8; e += 2) {
+      float v[2];
+#pragma unroll
+      for (int d = 0; d < 2; ++d) {
+        const int scalar = first + e + d, pixel = scalar / C, channel = scalar % C;
+        v[d] = mine[((pixel / kBandBlock) * C + channel) * kBlockValues + row * kBandBlock + pixel % kBandBlock];
+      }
+      pack.h[e / 2] = __floats2half2_rn(v[0], v[1]);
+    }
+    *reinterpret_cast<uint4*>(p.mid + static_cast<size_t>(mid_row0 + row) * p.mid_pitch + x0 + warp * kWarpScalars +
+                              first) = pack.u;
   }
 }
 
@@ -381,7 +388,7 @@ Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x
     planned_ = true;
     return Status::success();
   }
-  const FirBands rows = row_bands(taps_x, g.channels);
+  const FirBands rows = row_bands(taps_x, 1);  // the horizontal pass multiplies channel planes
   const FirBands columns = column_bands(taps_y);
   std::vector<float> values = rows.values;
   values.insert(values.end(), columns.values.begin(), columns.values.end());
@@ -394,7 +401,7 @@ Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x
   mid_rows_ = intermediate_rows(g.height, columns);
   mid_pitch_ = static_cast<size_t>(intermediate_pitch(g.samples_per_row()));
   CG_TRY(mid_.reserve(static_cast<size_t>(mid_rows_) * mid_pitch_ * sizeof(half)));
-  row_smem_ = row_smem_bytes(halo_);
+  row_smem_ = row_smem_bytes(halo_, g.channels);
   geometry_ = g;
   border_ = border;
   planned_ = true;
@@ -414,8 +421,10 @@ Status TensorFir::run(const void* src, size_t src_pitch, void* dst, size_t dst_p
 
   const RowPass rows{static_cast<const unsigned char*>(src), src_pitch, g.width, g.height, channel_shift, border_,
                      bands, row_bands_, halo_, mid, mid_pitch_, margin_rows_};
-  tensor_rows_kernel<<<dim3(tiles_x, static_cast<unsigned>(mid_rows_ / kTileRows)), kThreads, row_smem_, stream>>>(
-      rows);
+  const dim3 row_grid(tiles_x, static_cast<unsigned>(mid_rows_ / kTileRows));
+  with_tensor_channels(g.channels, [&](auto c) {
+    tensor_rows_kernel<c()><<<row_grid, kThreads, row_smem_, stream>>>(rows);
+  });
   CG_CUDA_TRY(cudaGetLastError());
 
   const ColumnPass columns{mid, mid_pitch_, bands + static_cast<size_t>(row_bands_) * kBlockValues, column_bands_,

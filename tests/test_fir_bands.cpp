@@ -45,32 +45,32 @@ double to_half(double v) {
 // Both passes as the kernels tile them, in double; `fp16`: with the kernels' roundings.
 PlaneValues banded_fir(const PlaneGeometry& g, const PlaneValues& in, const std::vector<double>& taps_x,
                        const std::vector<double>& taps_y, Border border, bool fp16) {
-  const int c = g.channels, row_scalars = g.width * c;
-  const FirBands rows = row_bands(taps_x, c), columns = column_bands(taps_y);
+  const int c = g.channels, row_scalars = g.width * c, tile_pixels = kRowTileScalars / c;
+  const FirBands rows = row_bands(taps_x, 1), columns = column_bands(taps_y);
   auto round = [&](double v) { return fp16 ? to_half(v) : v; };
   auto band = [&](const FirBands& b, int m, int i, int k) { return round(b.at(m, i, k)); };
   const int pitch = intermediate_pitch(row_scalars), mid_rows = intermediate_rows(g.height, columns);
   std::vector<double> mid(static_cast<size_t>(mid_rows) * pitch);
-  // Horizontal: a tile stages 16 rows of its outputs and the halo each side, border rule applied.
-  std::vector<double> staged(static_cast<size_t>(row_stage_scalars(rows.halo)));
+  // Horizontal: a tile stages 16 rows of its pixels and `halo` pixels each side, one plane a
+  // channel, border rule applied; 16-pixel strips of each plane take the band of one channel.
+  std::vector<double> staged(static_cast<size_t>(tile_pixels + 2 * rows.halo));
   for (int r = 0; r < mid_rows; ++r) {
     const int y = border_index(r - columns.halo, g.height, border);
-    for (int x0 = 0; x0 < pitch; x0 += kRowTileScalars) {
-      for (size_t s = 0; s < staged.size(); ++s) {
-        const int q = x0 - rows.halo + static_cast<int>(s);
-        const int pixel = q >= 0 ? q / c : -((-q + c - 1) / c);
-        const double v = in[static_cast<size_t>(y) * row_scalars + border_index(pixel, g.width, border) * c + (q - pixel * c)];
-        staged[s] = round(v - 128.0);
-      }
-      for (int j = 0; j < kRowTileScalars / kBandBlock; ++j)
-        for (int n = 0; n < kBandBlock; ++n) {
-          double acc = 0.0;
-          for (int m = 0; m < rows.blocks; ++m)
-            for (int k = 0; k < kBandBlock; ++k)
-              acc += staged.at(static_cast<size_t>(kBandBlock * (j + m) + k)) * band(rows, m, k, n);
-          mid.at(static_cast<size_t>(r) * pitch + x0 + kBandBlock * j + n) = round(acc);
+    for (int x0 = 0; x0 < pitch / c; x0 += tile_pixels)
+      for (int ch = 0; ch < c; ++ch) {
+        for (size_t s = 0; s < staged.size(); ++s) {
+          const int x = border_index(x0 - rows.halo + static_cast<int>(s), g.width, border);
+          staged[s] = round(in[static_cast<size_t>(y) * row_scalars + static_cast<size_t>(x) * c + ch] - 128.0);
         }
-    }
+        for (int j = 0; j < tile_pixels / kBandBlock; ++j)
+          for (int n = 0; n < kBandBlock; ++n) {
+            double acc = 0.0;
+            for (int m = 0; m < rows.blocks; ++m)
+              for (int k = 0; k < kBandBlock; ++k)
+                acc += staged.at(static_cast<size_t>(kBandBlock * (j + m) + k)) * band(rows, m, k, n);
+            mid.at(static_cast<size_t>(r) * pitch + static_cast<size_t>(x0 + kBandBlock * j + n) * c + ch) = round(acc);
+          }
+      }
   }
   // Vertical: output row block t of a tile takes intermediate block t + m with band block m.
   PlaneValues out(static_cast<size_t>(g.height) * row_scalars);
