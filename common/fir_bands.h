@@ -2,10 +2,11 @@
 // The FIR as banded matrix products, cut into 16x16 blocks for tensor cores (kernels/tensor_fir.cu
 // multiplies them; tests/test_fir_bands.cpp multiplies them on the CPU against the reference).
 //
-// Horizontal, on rows of interleaved scalars (C channels a pixel): the output scalars q0 .. q0+15
-// of a row are the sum over blocks m of (input scalars s0 + 16 m .. s0 + 16 m + 15) x B_m, where
-// s0 = q0 - halo and B_m[k][n] is the tap of the pixel distance (16 m + k - halo - n) / C when
-// that distance is a whole number of pixels within the radius, else 0.
+// Horizontal, on rows of scalars with C channels a pixel: the output scalars q0 .. q0+15 of a row
+// are the sum over blocks m of (input scalars s0 + 16 m .. s0 + 16 m + 15) x B_m, where s0 = q0 -
+// halo and B_m[k][n] is the tap of the pixel distance (16 m + k - halo - n) / C when that distance
+// is a whole number of pixels within the radius, else 0. The kernels stage one plane per channel
+// and take the bands of C = 1; the interleaved form (C > 1) stays for the tests.
 // Vertical: output rows y0 .. y0+15 of a column are the sum over m of T_m x (input rows
 // y0 - halo + 16 m .. + 15), T_m[i][k] the tap of distance 16 m + k - halo - i.
 #pragma once
@@ -33,11 +34,10 @@ FirBands row_bands(const std::vector<double>& taps, int channels);
 FirBands column_bands(const std::vector<double>& taps);
 
 // How the tensor-core kernels tile the products (shared with the CPU model of the tests):
-// a horizontal tile makes 16 rows of kRowTileScalars outputs from its outputs and `halo`
-// scalars each side, a vertical tile kColumnTileRows rows.
+// a horizontal tile makes 16 rows of kRowTileScalars outputs (kRowTileScalars / C pixels) from
+// its pixels and `halo` pixels each side, a vertical tile kColumnTileRows rows.
 constexpr int kRowTileScalars = 256;
 constexpr int kColumnTileRows = 64;
-constexpr int row_stage_scalars(int halo) { return kRowTileScalars + 2 * halo; }
 // The intermediate between the passes: a row per input row from `columns.halo` above the plane
 // to as far below it as the last vertical tile reads, and whole horizontal tiles per row.
 inline int intermediate_rows(int height, const FirBands& columns) {

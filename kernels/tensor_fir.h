@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The separable FIR on tensor cores, for 8-bit planes of 1, 2 or 4 interleaved channels: each
 // pass is a product of the samples with a banded matrix of the taps, in fp16 operands (8-bit
-// samples are exact there) with fp32 accumulation. Two layouts: one kernel that keeps the
+// samples are exact there) with fp32 accumulation. Three layouts: one kernel that keeps the
 // intermediate in registers (tensor_fir_fused.h; compute capability 8.0 on, where its tile fits
-// shared memory), or two passes, a horizontal one writing an fp16 intermediate (rows of the
-// border rule's extension included) and a vertical one reading it. Both store the rounded (and
-// finished) samples; docs/algorithms.md bounds the error of rounding the taps and the
-// intermediate to fp16. SeparableFir runs it where it applies.
+// shared memory), two passes, a horizontal one writing an fp16 intermediate (rows of the border
+// rule's extension included) and a vertical one reading it, and one kernel rolling down the
+// frame (tensor_fir_rolling.h; pinned only). All store the rounded (and finished) samples;
+// docs/algorithms.md bounds the error of rounding the taps and the intermediate to fp16.
+// SeparableFir runs it where it applies.
 #pragma once
 
 #include <cstddef>
@@ -93,7 +94,7 @@ class TensorFir {
  private:
   PlaneGeometry geometry_;
   Border border_ = Border::Replicate;
-  int halo_ = 0;            // scalars staged beyond each side of a horizontal tile
+  int halo_ = 0;            // pixels staged beyond each side of a horizontal tile
   int row_bands_ = 0;       // 16x16 blocks of the horizontal band matrix
   int margin_rows_ = 0;     // rows of the intermediate above row 0 (and at least as many below)
   int column_bands_ = 0;    // 16x16 blocks of the vertical band matrix

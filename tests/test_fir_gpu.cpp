@@ -166,6 +166,10 @@ CG_TEST(cuda_and_tensor_cores) {
   these.push_back(make(300, 200, 4, 1, 0, 32, 32, Border::Mirror, Input::Random, 3, 1));        // R 128
   these.push_back(make(300, 200, 2, 1, 0, 32.25, 32.25, Border::Reflect, Input::Random, 0, 2));  // R 129
   these.push_back(make(1921, 1081, 4, 1, 0, 8, 8, Border::Replicate, Input::Random, 13, 7));
+  // Two passes where each warp's products take the band block by block: two channels at the
+  // largest radius, one channel beyond 12 band blocks.
+  these.push_back(make(300, 200, 2, 1, 0, 32, 32, Border::Replicate, Input::Random, 1, 0));  // R 128
+  these.push_back(make(300, 200, 1, 1, 0, 25, 25, Border::Mirror, Input::Random, 3, 3));     // R 100
   using Layout = TensorFir::Layout;
   std::vector<Case> cases;
   for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor})
