@@ -130,15 +130,13 @@ int size_table(const cudaDeviceProp& prop, const char* csv_path) {
       if (!time_op(stream.get(), kFrames, kWarmup, kIterations, copy, &copy_us)) return 1;
       for (int v = 0; v < kVariants; ++v) {
         if (variants[v].tile_rows != 0 && radius > SeparableFir::kMaxFusedRadius) continue;  // two passes
-        if (variants[v].layout == TensorFir::Layout::Rolling &&
-            !TensorFir::rolling_runs(g, taps, taps, prop.major, static_cast<int>(prop.sharedMemPerBlockOptin)))
-          continue;
         SeparableFir fir;
         SeparableFir::Schedule schedule;
         schedule.tile_rows = variants[v].tile_rows;
         schedule.cores = variants[v].cores;
         schedule.tensor_layout = variants[v].layout;
         BENCH_CHECK(fir.plan(g, taps, taps, Border::Replicate, schedule));
+        if (variants[v].layout == TensorFir::Layout::Rolling && !fir.runs_tensor_rolling()) continue;  // blank
         auto blur = [&](int f) {
           return fir.run(src[f].get(), g.row_bytes(), dst[f].get(), g.row_bytes(), stream.get());
         };
@@ -238,16 +236,14 @@ int main(int argc, char** argv) {
                 {Cores::Tensor, Layout::OneKernel, &r.tensor_us},
                 {Cores::Tensor, Layout::TwoPasses, &r.tensor_two_us},
                 {Cores::Tensor, Layout::Rolling, &r.tensor_rolling_us}};
-    const bool rolling_runs =
-        TensorFir::rolling_runs(g, taps, taps, prop.major, static_cast<int>(prop.sharedMemPerBlockOptin));
     for (const auto& pin : pins) {
       if (pin.cores == Cores::Tensor && !tensor_applies) continue;  // left blank
-      if (pin.layout == Layout::Rolling && !rolling_runs) continue;
       SeparableFir::Schedule pinned;
       pinned.cores = pin.cores;
       pinned.tensor_layout = pin.layout;
       SeparableFir other;
       BENCH_CHECK(other.plan(g, taps, taps, Border::Replicate, pinned));
+      if (pin.layout == Layout::Rolling && !other.runs_tensor_rolling()) continue;  // left blank
       auto op = [&](int f) {
         return other.run(src[f].get(), src[f].pitch(), dst[f].get(), dst[f].pitch(), stream.get());
       };

@@ -365,26 +365,23 @@ Status TensorFir::plan(const PlaneGeometry& g, const std::vector<double>& taps_x
   if (!g.valid() || !applies(g, taps_x, taps_y, compute_major))
     return Status::invalid("the tensor-core FIR takes 8-bit planes of 1, 2 or 4 channels, Gaussian taps of radius up to " +
                            std::to_string(kMaxRadius) + ", on compute capability 7.0 or later");
-  if (layout == Layout::Rolling && rolling_runs(g, taps_x, taps_y, compute_major, shared_optin)) {
-    const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
-    CG_TRY(upload_halves(bands_, bands.values));
-    CG_TRY(allow_rolling_fir_shared_memory(g.channels, shared_optin));
-    rolling_launch_ = rolling_fir_launch(g, border, bands, bands_.get(), sm_count);
-    geometry_ = g;
-    border_ = border;
-    rolling_ = true;
-    planned_ = true;
-    return Status::success();
-  }
-  if (chooses_one_kernel(g, taps_x, taps_y, compute_major, shared_optin, layout)) {
+  // The one kernel and the rolling layout share the fused tables.
+  const bool rolling = layout == Layout::Rolling && rolling_runs(g, taps_x, taps_y, compute_major, shared_optin);
+  if (rolling || chooses_one_kernel(g, taps_x, taps_y, compute_major, shared_optin, layout)) {
     const FusedBands bands = fused_bands(taps_x, taps_y, g.channels);
     CG_TRY(upload_halves(bands_, bands.values));
     // The limit is per function and shared by every plan: always the device's maximum.
-    CG_TRY(allow_fused_fir_shared_memory(g.channels, shared_optin));
-    fused_ = fused_fir_launch(g, border, bands, bands_.get());
+    if (rolling) {
+      CG_TRY(allow_rolling_fir_shared_memory(g.channels, shared_optin));
+      rolling_launch_ = rolling_fir_launch(g, border, bands, bands_.get(), sm_count);
+    } else {
+      CG_TRY(allow_fused_fir_shared_memory(g.channels, shared_optin));
+      fused_ = fused_fir_launch(g, border, bands, bands_.get());
+    }
     geometry_ = g;
     border_ = border;
-    one_kernel_ = true;
+    rolling_ = rolling;
+    one_kernel_ = !rolling;
     planned_ = true;
     return Status::success();
   }
