@@ -161,12 +161,12 @@ __global__ void __launch_bounds__(kThreads, 8) tensor_rows_kernel(RowPass p) {
 
   const int x0 = blockIdx.x * kTileScalars;
   const int mid_row0 = blockIdx.y * kTileRows;
+  const int pieces = (kTileScalars + 2 * p.halo * C) / kStagePiece;
   stage_rows<kThreads, kStageBatch>(p.src, p.src_pitch, p.width, p.height, p.channel_shift, p.border,
-                                    mid_row0 - p.margin_rows, kTileRows, x0 - p.halo * C,
-                                    (kTileScalars + 2 * p.halo * C) / kStagePiece, [&](int r, int at, uint4 piece) {
-                                      store_planes<C>(staged, plane, r, stride, at / C, piece);
-                                    });
-  __syncthreads();
+                                    mid_row0 - p.margin_rows, kTileRows, x0 - p.halo * C, pieces,
+                                    [&](int r, int at, uint4 piece) { store_planes<C>(staged, plane, r, stride, at / C, piece); });
+  stage_beyond_row_ends<C, kThreads>(staged, plane, stride, kTileRows, x0 / C - p.halo, pieces * kStagePiece / C,
+                                     p.width, p.border);
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   Accumulator acc[kWarpBlocks];

@@ -55,7 +55,8 @@ struct FusedPass {
   SampleFinish finish;
 };
 
-// Stages the tile at (px0, y0) with its halo, rows and pixels by the border rule.
+// Stages the tile at (px0, y0) with its halo, rows and pixels by the border rule; synchronizes
+// the block.
 template <int C>
 __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, int y0) {
   constexpr int kShift = C == 4 ? 2 : C == 2 ? 1 : 0;
@@ -65,6 +66,8 @@ __device__ void stage_tile(const FusedPass& p, half* stage, int rows, int px0, i
                                     (px0 - l.bands.halo_x) * C, pieces, [&](int r, int at, uint4 piece) {
                                       store_planes<C>(stage, plane_halves, r, l.bands.stage_stride, at / C, piece);
                                     });
+  stage_beyond_row_ends<C, kThreads>(stage, plane_halves, l.bands.stage_stride, rows, px0 - l.bands.halo_x,
+                                     pieces * kStagePiece / C, l.width, l.border);
 }
 
 // Adds the bias back, finishes (kFinish), rounds (rounded_sample(): floor(v + 0.5) within
@@ -109,7 +112,6 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) tensor_fused_kernel(Fu
   copy_swizzled_tables(row_bands, l.values,
                        l.bands.row_blocks * kFusedRowBlockValues + l.bands.column_blocks * kFusedColumnBlockValues, kThreads);
   stage_tile<C>(p, stage, rows, px0, y0);
-  __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int first_strip = (warp % Share::kStripGroups) * Share::kStrips;

@@ -65,20 +65,22 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
 // Stages `rows` rows of `pieces` pieces of 16 scalars: row r is frame row border_index(first_row +
 // r), its pieces start at scalar first_scalar (a multiple of C: the pieces hold whole pixels).
 // Each thread loads kBatch pieces before it stores any (store(r, at, piece), `at` the piece's
-// first scalar from first_scalar), so that their loads
-// wait for memory together. A thread's pieces are kThreads apart: it steps its row and piece by
-// whole rows and a remainder instead of dividing for each. kInside: every piece lies in the frame
-// and is aligned, so the border rule and the checks are skipped.
+// first scalar from first_scalar), so that their loads wait for memory together. A thread's
+// pieces are kThreads apart: it steps its row and piece by whole rows and a remainder instead of
+// dividing for each. kInside: every piece lies in the frame and is aligned, so the border rule and
+// the checks are skipped. Otherwise pieces wholly beyond a row's ends are not loaded:
+// stage_beyond_row_ends() fills them from shared memory.
 template <bool kInside, int kThreads, int kBatch, typename Store>
 __device__ __forceinline__ void stage_rows_from(const unsigned char* src, size_t pitch, int width, int height,
                                                 int channel_shift, Border border, int first_row, int rows,
                                                 int first_scalar, int pieces, Store& store) {
   const int total = rows * pieces;
   const int step_rows = kThreads / pieces, step_pieces = kThreads % pieces;
+  const int row_scalars = width << channel_shift;
   int r = static_cast<int>(threadIdx.x) / pieces, k = static_cast<int>(threadIdx.x) % pieces;
   for (int i0 = threadIdx.x; i0 < total; i0 += kThreads * kBatch) {
     uint4 piece[kBatch];
-    int place[kBatch];  // row << 16 | piece in the row
+    int place[kBatch];  // row << 16 | piece in the row; -1: beyond the row's ends, not loaded
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
       if (i0 + b * kThreads >= total) break;
@@ -86,6 +88,8 @@ __device__ __forceinline__ void stage_rows_from(const unsigned char* src, size_t
       const int g = first_scalar + k * kStagePiece;
       if (kInside) {
         piece[b] = __ldg(reinterpret_cast<const uint4*>(src + static_cast<size_t>(first_row + r) * pitch + g));
+      } else if (g + kStagePiece <= 0 || g >= row_scalars) {
+        place[b] = -1;
       } else {
         const int y = border_index(first_row + r, height, border);
         piece[b] = load_piece(src + static_cast<size_t>(y) * pitch, g, width, channel_shift, border);
@@ -100,7 +104,7 @@ __device__ __forceinline__ void stage_rows_from(const unsigned char* src, size_t
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) {
       if (i0 + b * kThreads >= total) break;
-      store(place[b] >> 16, (place[b] & 0xffff) * kStagePiece, piece[b]);
+      if (place[b] >= 0) store(place[b] >> 16, (place[b] & 0xffff) * kStagePiece, piece[b]);
     }
   }
 }
@@ -118,6 +122,35 @@ __device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitc
   else
     stage_rows_from<false, kThreads, kBatch>(src, pitch, width, height, channel_shift, border, first_row, rows,
                                              first_scalar, pieces, store);
+}
+
+// Completes staged planes after stage_rows(): each staged pixel beyond the frame's left or right
+// edge is copied, in shared memory, from the staged pixel the border rule maps it to. Loading
+// those pixels from global memory instead takes a wait for each (the pieces are gathered pixel by
+// pixel), and the tiles at the frame's sides would take several times as long as the others.
+// Planes of `rows` rows x `pixels` staged pixels from frame pixel first_pixel on: plane c at
+// c * plane_halves, row r at r * stride. Pixels no output of the tile reaches may map beyond the
+// staged ones: they take the nearest staged pixel of the frame. Every thread of the block calls
+// it: it synchronizes the block before it returns.
+template <int C, int kThreads>
+__device__ void stage_beyond_row_ends(half* planes, int plane_halves, int stride, int rows, int first_pixel,
+                                      int pixels, int width, Border border) {
+  __syncthreads();
+  const int left = min(pixels, max(0, -first_pixel));         // staged pixels left of the frame
+  const int end = max(left, min(pixels, width - first_pixel));  // staged index of the frame's right edge
+  const int beyond = left + pixels - end;
+  if (beyond == 0) return;
+  for (int i = threadIdx.x; i < rows * beyond; i += kThreads) {
+    const int r = i / beyond, k = i % beyond;
+    const int j = k < left ? k : end + (k - left);
+    const int from = min(max(border_index(first_pixel + j, width, border) - first_pixel, left), end - 1);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      half* row = planes + c * plane_halves + r * stride;
+      row[j] = row[from];
+    }
+  }
+  __syncthreads();
 }
 
 // Bytes `lo` and `hi` (0-3) of `word` as the fp16 pair (v_lo - 128, v_hi - 128), exactly: under a
