@@ -62,6 +62,12 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
   return load_piece_bytes(row, g, width, channel_shift, border);
 }
 
+// Whether stage_rows() leaves piece scalar g (from a row's first scalar) to
+// stage_beyond_row_ends(): it lies wholly beyond the row's ends.
+__device__ __forceinline__ bool piece_beyond_row(int g, int row_scalars) {
+  return g + kStagePiece <= 0 || g >= row_scalars;
+}
+
 // Stages `rows` rows of `pieces` pieces of 16 scalars: row r is frame row border_index(first_row +
 // r), its pieces start at scalar first_scalar (a multiple of C: the pieces hold whole pixels).
 // Each thread loads kBatch pieces before it stores any (store(r, at, piece), `at` the piece's
@@ -88,7 +94,7 @@ __device__ __forceinline__ void stage_rows_from(const unsigned char* src, size_t
       const int g = first_scalar + k * kStagePiece;
       if (kInside) {
         piece[b] = __ldg(reinterpret_cast<const uint4*>(src + static_cast<size_t>(first_row + r) * pitch + g));
-      } else if (g + kStagePiece <= 0 || g >= row_scalars) {
+      } else if (piece_beyond_row(g, row_scalars)) {
         place[b] = -1;
       } else {
         const int y = border_index(first_row + r, height, border);
@@ -140,14 +146,20 @@ __device__ void stage_beyond_row_ends(half* planes, int plane_halves, int stride
   const int end = max(left, min(pixels, width - first_pixel));  // staged index of the frame's right edge
   const int beyond = left + pixels - end;
   if (beyond == 0) return;
-  for (int i = threadIdx.x; i < rows * beyond; i += kThreads) {
-    const int r = i / beyond, k = i % beyond;
+  // A thread takes one staged pixel beyond the ends, its source found once, over every
+  // `row_step`-th row.
+  for (int k0 = 0; k0 < beyond; k0 += kThreads) {
+    const int lanes = min(beyond - k0, kThreads), row_step = kThreads / lanes;
+    if (static_cast<int>(threadIdx.x) >= row_step * lanes) continue;
+    const int k = k0 + static_cast<int>(threadIdx.x) % lanes;
     const int j = k < left ? k : end + (k - left);
     const int from = min(max(border_index(first_pixel + j, width, border) - first_pixel, left), end - 1);
+    for (int r = static_cast<int>(threadIdx.x) / lanes; r < rows; r += row_step) {
+      half v[C];
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      half* row = planes + c * plane_halves + r * stride;
-      row[j] = row[from];
+      for (int c = 0; c < C; ++c) v[c] = planes[c * plane_halves + r * stride + from];
+#pragma unroll
+      for (int c = 0; c < C; ++c) planes[c * plane_halves + r * stride + j] = v[c];
     }
   }
   __syncthreads();

@@ -210,6 +210,14 @@ CG_TEST(tensor_cores_in_one_kernel) {
     these.push_back(make(64, 48, ch, 1, 0, 3, 3, Border::Replicate, Input::Constant));
     these.push_back(make(65, 33, ch, 1, 0, 2, 2, Border::Mirror, Input::Impulse, 2, 5));
   }
+  // Large frames with aligned rows (the 1921 x 1081 frames above have odd pitches): tiles cut by
+  // the right and bottom edges, the pixels beyond the sides copied in shared memory by every
+  // border rule.
+  these.push_back(make(3856, 2161, 1, 1, 0, 2, 2, Border::Reflect, Input::Random, 0, 0));
+  these.push_back(make(1928, 2161, 2, 1, 0, 5, 5, Border::Mirror, Input::Random, 0, 0));
+  these.push_back(make(1924, 1081, 4, 1, 0, 3, 3, Border::Mirror, Input::Random, 0, 0));
+  these.push_back(make(1924, 1081, 4, 1, 0, 1, 1, Border::Reflect, Input::Random, 0, 0));
+  these.push_back(make(3840, 2160, 4, 1, 0, 2, 5, Border::Replicate, Input::Random, 0, 0));
   // Where its tile does not fit this GPU's shared memory (or below compute capability 8.0) a
   // case runs two passes.
   run_pinned_layout(these, TensorFir::Layout::OneKernel, "the one kernel");
