@@ -91,10 +91,10 @@ Params random_params(std::mt19937& rng) {
 
 // Every class of parameters the random changes can reach, once: each algorithm with each border
 // it accepts, at sigmas that select every kernel (the fused FIR below radius 12, the FIR on
-// tensor cores from 12 to 128, the two-pass FIR beyond, auto's switch to Deriche past radius 64).
+// tensor cores from 12 to 128, the two-pass FIR beyond, auto's switch to Deriche past radius 96).
 std::vector<Params> every_parameter_class() {
   std::vector<Params> all;
-  for (double sigma : {0.5, 2.0, 6.0, 16.0, 40.0})
+  for (double sigma : {0.5, 2.0, 6.0, 24.0, 40.0})
     for (cg::Algorithm a : {cg::Algorithm::Fir, cg::Algorithm::Deriche, cg::Algorithm::Auto})
       for (cg::Border b : {cg::Border::Replicate, cg::Border::Mirror, cg::Border::Reflect})
         if (b == cg::Border::Replicate || a != cg::Algorithm::Deriche) all.push_back({sigma, a, b});

@@ -20,7 +20,7 @@ namespace cudagaussian {
 // the FIR on CUDA cores (16-bit and 3-channel planes),
 constexpr int kAutoFirMaxRadius = 24;
 // on tensor cores, planes of 4 channels (RGBA, BGRx, ...);
-constexpr int kAutoTensorFirMaxRadius = 64;
+constexpr int kAutoTensorFirMaxRadius = 96;
 // on tensor cores, planes of 1 or 2 channels (luma, GRAY8, interleaved chroma): the tensor-core
 // FIR's whole range, TensorFir::kMaxRadius.
 

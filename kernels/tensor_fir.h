@@ -33,16 +33,15 @@ class TensorFir {
   // Below this radius in both directions the CUDA-core fused kernel is faster than the two
   // passes (docs/bench/kernel_choices.md, "FIR: tensor cores").
   static constexpr int kMinRadius = 12;
-  // Below this radius it is faster than the one kernel too, on frames of at least two of its
-  // tiles per SM (twice as many where they make one per SM, four times below that):
+  // Below this radius it is faster than the one kernel too, on frames of at least one of its
+  // tiles per two SMs (SD on 132 SMs: 108 tiles); below four times this radius on smaller frames:
   // docs/bench/bench_fir.md and bench_fir_sizes.md.
   static constexpr int kOneKernelMinRadius = 2;
   static int one_kernel_min_radius(const PlaneGeometry& geometry, int sm_count) {
     const long tiles = static_cast<long>((geometry.width + fused_tile_pixels(geometry.channels) - 1) /
                                          fused_tile_pixels(geometry.channels)) *
                        ((geometry.height + kFusedTileRows - 1) / kFusedTileRows);
-    return tiles >= 2L * sm_count ? kOneKernelMinRadius : tiles >= sm_count ? 2 * kOneKernelMinRadius
-                                                                            : 4 * kOneKernelMinRadius;
+    return 2 * tiles >= sm_count ? kOneKernelMinRadius : 4 * kOneKernelMinRadius;
   }
   // 16x16 blocks of the vertical band at kMaxRadius (kept in the vertical pass's shared memory).
   static constexpr int kMaxColumnBands = (kMaxRadius + (kMaxRadius + 15) / 16 * 16 + 15) / 16 + 1;

@@ -151,8 +151,8 @@ CG_TEST(channels_u8) {
 }
 
 CG_TEST(cuda_and_tensor_cores) {
-  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from a radius of 2 to 8 in one
-  // kernel (TensorFir::one_kernel_min_radius) and kMinRadius in two passes, to kMaxRadius. Both
+  // The 8-bit planes of 1, 2 and 4 channels run on tensor cores from a radius of 2 (8 on small
+  // frames) in one kernel (TensorFir::one_kernel_min_radius) and kMinRadius in two passes, to kMaxRadius. Both
   // kinds of kernel pinned, and both layouts on tensor cores, at every radius: the tensor cores
   // meet the same bound at small radii, at the tile edges (256 scalars, 16 rows), at their
   // largest radius and one beyond it (the CUDA cores then).

@@ -124,13 +124,13 @@ CG_TEST(refuses_invalid_arguments) {
   s.sigma_x = s.sigma_y = SeparableFir::kMaxRadius / 4.0;
   CHECK(blur.plan(s, {p}).ok());
 
-  // algorithm=auto: on RGBA8 the FIR (tensor cores) up to radius 64 and with non-replicate
+  // algorithm=auto: on RGBA8 the FIR (tensor cores) up to radius 96 and with non-replicate
   // borders, Deriche beyond.
   s.algorithm = Algorithm::Auto;
-  s.sigma_x = s.sigma_y = 16.0;  // R = 64
+  s.sigma_x = s.sigma_y = 24.0;  // R = 96
   CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Fir);
   CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Fir);
-  s.sigma_x = 16.25;
+  s.sigma_x = 24.25;
   CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Deriche);
   s.sigma_x = s.sigma_y = 400.0;
   CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Deriche);

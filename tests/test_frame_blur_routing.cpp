@@ -61,9 +61,9 @@ CG_TEST(auto_switches_to_deriche_where_each_kind_of_core_stops_winning) {
   t.sigma_x = t.sigma_y = 32.0;
   CHECK(cg::FrameBlur::resolve(t, {plane(1, 1), plane(2, 1, 2)}) == cg::Algorithm::Fir);
   // Radii that differ between the directions: the larger counts.
-  t.sigma_x = 1.0, t.sigma_y = 16.25;  // radius 65 vertically on RGBA
+  t.sigma_x = 1.0, t.sigma_y = 24.25;  // radius 97 vertically on RGBA
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Deriche);
-  t.sigma_y = 16.0;
+  t.sigma_y = 24.0;
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Fir);
   t.sigma_x = t.sigma_y = 40.0;
   t.border = cg::Border::Mirror;  // the recursions are exact for replicate only
@@ -89,7 +89,7 @@ CG_TEST(split_and_kappa_resolve_per_algorithm) {
 
 CG_TEST(recursive_split_is_block_parallel_at_any_line_length) {
   cg::BlurSettings s;
-  s.sigma_x = s.sigma_y = 20.0;  // auto: Deriche
+  s.sigma_x = s.sigma_y = 30.0;  // auto: Deriche
   std::vector<cg::PlaneSpec> wide = rgba_frame();
   wide[0].geometry.width = 100000;  // its scan keeps no line in shared memory: no length limit
   cg::BlurSettings r = cg::FrameBlur::resolved(s, wide);
