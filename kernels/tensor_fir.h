@@ -34,7 +34,7 @@ class TensorFir {
   // passes (docs/bench/kernel_choices.md, "FIR: tensor cores").
   static constexpr int kMinRadius = 12;
   // Below this radius it is faster than the one kernel too, on frames of at least one of its
-  // tiles per two SMs (SD on 132 SMs: 108 tiles); below four times this radius on smaller frames:
+  // tiles per two SMs (SD RGBA on 132 SMs: 108 tiles); below four times this radius on smaller frames:
   // docs/bench/bench_fir.md and bench_fir_sizes.md.
   static constexpr int kOneKernelMinRadius = 2;
   static int one_kernel_min_radius(const PlaneGeometry& geometry, int sm_count) {

@@ -62,7 +62,7 @@ __device__ __forceinline__ uint4 load_piece(const unsigned char* row, int g, int
   return load_piece_bytes(row, g, width, channel_shift, border);
 }
 
-// Whether stage_rows() leaves piece scalar g (from a row's first scalar) to
+// Whether stage_rows() leaves the piece at scalar g (from a row's first scalar) to
 // stage_beyond_row_ends(): it lies wholly beyond the row's ends.
 __device__ __forceinline__ bool piece_beyond_row(int g, int row_scalars) {
   return g + kStagePiece <= 0 || g >= row_scalars;
@@ -133,7 +133,9 @@ __device__ __forceinline__ void stage_rows(const unsigned char* src, size_t pitc
 // Completes staged planes after stage_rows(): each staged pixel beyond the frame's left or right
 // edge is copied, in shared memory, from the staged pixel the border rule maps it to. Loading
 // those pixels from global memory instead takes a wait for each (the pieces are gathered pixel by
-// pixel), and the tiles at the frame's sides would take several times as long as the others.
+// pixel), and the tiles at the frame's sides would take several times as long as the others. A
+// piece that straddles a row's end (rows whose bytes are not a multiple of 16) is still loaded
+// with the border rule; the copy rewrites its pixels beyond the end with the same values.
 // Planes of `rows` rows x `pixels` staged pixels from frame pixel first_pixel on: plane c at
 // c * plane_halves, row r at r * stride. Pixels no output of the tile reaches may map beyond the
 // staged ones: they take the nearest staged pixel of the frame. Every thread of the block calls
@@ -143,7 +145,7 @@ __device__ void stage_beyond_row_ends(half* planes, int plane_halves, int stride
                                       int pixels, int width, Border border) {
   __syncthreads();
   const int left = min(pixels, max(0, -first_pixel));         // staged pixels left of the frame
-  const int end = max(left, min(pixels, width - first_pixel));  // staged index of the frame's right edge
+  const int end = max(left, min(pixels, width - first_pixel));  // one past the frame's last staged pixel
   const int beyond = left + pixels - end;
   if (beyond == 0) return;
   // A thread takes one staged pixel beyond the ends, its source found once, over every

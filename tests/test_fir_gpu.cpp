@@ -170,6 +170,10 @@ CG_TEST(cuda_and_tensor_cores) {
   // largest radius, one channel beyond 12 band blocks.
   these.push_back(make(300, 200, 2, 1, 0, 32, 32, Border::Replicate, Input::Random, 1, 0));  // R 128
   these.push_back(make(300, 200, 1, 1, 0, 25, 25, Border::Mirror, Input::Random, 3, 3));     // R 100
+  // Aligned rows over many tiles, the last cut by the right edge: the pixels beyond both sides
+  // come from the copies in shared memory alone.
+  these.push_back(make(1928, 541, 2, 1, 0, 10, 10, Border::Mirror, Input::Random, 0, 0));
+  these.push_back(make(1936, 300, 1, 1, 0, 20, 20, Border::Reflect, Input::Random, 0, 0));
   using Layout = TensorFir::Layout;
   std::vector<Case> cases;
   for (auto cores : {SeparableFir::Schedule::Cores::Cuda, SeparableFir::Schedule::Cores::Tensor})
