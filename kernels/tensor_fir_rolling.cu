@@ -69,7 +69,8 @@ struct RollingBlock {
   RollingFirSchedule schedule;
   int lane, strip, channel;
   FragmentLanes at;
-  // This thread's staged pieces: row in the step (-1: none) and first scalar in the row.
+  // This thread's staged pieces: row in the step (-1: none, or wholly beyond the frame's sides)
+  // and first scalar in the row.
   int piece_row[kMaxPieces], piece_at[kMaxPieces];
   int first_scalar;
   bool columns_inside;  // every piece of a row inside the frame and aligned
@@ -99,6 +100,9 @@ struct RollingBlock {
       piece_at[b] = i % pieces * kStagePiece;
     }
     first_scalar = (px0 - l.bands.halo_x) * C;
+#pragma unroll
+    for (int b = 0; b < kMaxPieces; ++b)
+      if (piece_beyond_row(first_scalar + piece_at[b], l.width * C)) piece_row[b] = -1;  // beyond_row_ends()
     columns_inside = first_scalar >= 0 && first_scalar + pieces * kStagePiece <= l.width * C &&
                      ((reinterpret_cast<uintptr_t>(p.src) | p.src_pitch | static_cast<unsigned>(first_scalar)) %
                       kStagePiece) == 0;
@@ -123,6 +127,14 @@ struct RollingBlock {
         held[b] = load_piece(p.src + static_cast<size_t>(y) * p.src_pitch, g, l.width, kShift, l.border);
       }
     }
+  }
+
+  // The staged pixels of `buffer` beyond the frame's sides, copied from those the border rule
+  // names (stage_beyond_row_ends()); synchronizes the block.
+  __device__ void beyond_row_ends(int buffer) const {
+    const int pieces = (kTilePixels + 2 * l.bands.halo_x) * C / kStagePiece;
+    stage_beyond_row_ends<C, kThreads>(stage + buffer * C * plane, plane, l.bands.stage_stride, kStepRows,
+                                       px0 - l.bands.halo_x, pieces * kStagePiece / C, l.width, l.border);
   }
 
   __device__ void stage_held(int buffer, const uint4 (&held)[kMaxPieces]) const {
@@ -238,7 +250,7 @@ struct RollingBlock {
     uint4 held[kMaxPieces];
     load(0, held);
     stage_held(0, held);
-    __syncthreads();
+    beyond_row_ends(0);
     const int steps = schedule.steps(first_row, end_row);
     for (int s = 0; s < steps; ++s) {
       const int buffer = s % 2;
@@ -247,8 +259,12 @@ struct RollingBlock {
       unsigned left[4];
       horizontal(buffer, left);
       vertical_at(s % kPeriod, left, buffer, std::make_integer_sequence<int, kPeriod>{});
-      if (more) stage_held(1 - buffer, held);
-      __syncthreads();
+      if (more) {
+        stage_held(1 - buffer, held);
+        beyond_row_ends(1 - buffer);
+      } else {
+        __syncthreads();
+      }
       store_kept(buffer, schedule.output_row(first_row, s));
     }
   }
