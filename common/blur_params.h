@@ -12,10 +12,11 @@ enum class Border : int { Replicate = 0, Mirror = 1, Reflect = 2 };
 
 // The recursive ones: Young–van Vliet 3rd order (2002 or 1995 coefficients), Deriche 4th order;
 // Box: iterated box passes; Direct: 2D convolution with the outer product of the FIR taps;
-// EdgeAware: recursive filtering in the domain-transformed space (keeps edges).
+// EdgeAware: recursive filtering in the domain-transformed space (keeps edges); Multirate: the
+// exact Gaussian through a coarser grid (multirate_axis.h), cost independent of sigma.
 enum class Algorithm : int {
   Auto = 0, Fir = 1, YoungVanVliet = 2, YoungVanVliet1995 = 3, Deriche = 4, Box = 5, Direct = 6,
-  EdgeAware = 7
+  EdgeAware = 7, Multirate = 8
 };
 
 // The recursive filter of algorithm=edge-aware (docs/algorithms.md, "Edge-aware blur"): the

@@ -12,6 +12,7 @@
 #include "edge_aware.h"
 #include "fir_taps.h"
 #include "integral_box.h"
+#include "multirate_blur.h"
 #include "per_pixel_fir.h"
 #include "recursive_filter.h"
 #include "sample_finish_pass.h"
@@ -237,6 +238,27 @@ Status plan_edge_aware(const BlurSettings& s, bool, const std::vector<PlaneSpec>
   return Status::success();
 }
 
+// --- multirate: the exact Gaussian through a coarser grid, every border -----------------------
+
+Status check_multirate(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
+  for (const PlaneSpec& p : planes) {
+    CG_TRY(check_geometry(p));
+    MultirateLayout layout;
+    CG_TRY(multirate_layout(p.geometry.channels,
+                            plan_multirate_axis(p.geometry.width, plane_sigma(s.sigma_x, p.subsample_x)),
+                            plan_multirate_axis(p.geometry.height, plane_sigma(s.sigma_y, p.subsample_y)), &layout));
+  }
+  return Status::success();
+}
+
+Status plan_multirate(const BlurSettings& s, bool, const std::vector<PlaneSpec>& planes,
+                      std::unique_ptr<FrameFilter>* filter) {
+  return plan_each_plane(s, planes, filter, [&](const PlaneGeometry& g, double sx, double sy,
+                                                std::unique_ptr<PlaneBlur>* blur) {
+    return plan_blur<MultirateBlur>(blur, g, sx, sy, s.border);
+  });
+}
+
 constexpr RecursiveFilter kNoFilter = RecursiveFilter::YoungVanVliet2002;
 
 }  // namespace
@@ -271,6 +293,10 @@ const std::vector<BlurAlgorithm>& blur_algorithms() {
      "Edge-aware: recursive blur in the domain-transformed space (sigma-r, iterations, edge-filter); "
      "keeps edges sharp",
      false, kNoFilter, LineSplit::KWay, 2.0, check_edge_aware, plan_edge_aware, nullptr},
+    {Algorithm::Multirate, "multirate",
+     "Exact Gaussian through a grid of sigma / 2 spacing (decimate, interpolate back): cost independent of "
+     "sigma, every border",
+     false, kNoFilter, LineSplit::BlockParallel, 4.0, check_multirate, plan_multirate, nullptr},
   };
   return rows;
 }

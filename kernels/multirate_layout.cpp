@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "multirate_layout.h"
+
+#include <string>
+
+namespace cudagaussian {
+
+namespace {
+
+int padded_taps(int taps) {
+  for (int v : {16, 24, 32})
+    if (taps <= v) return v;
+  return 0;
+}
+
+// The row decimation stages outputs + taps - 1 positions of each phase.
+size_t decimate_row_bytes(const MultirateAxis& x, int outputs, int taps, int channels) {
+  return static_cast<size_t>(x.step) * (outputs + taps - 1) * channels * sizeof(float);
+}
+
+}  // namespace
+
+Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxis& y, MultirateLayout* layout) {
+  MultirateLayout l;
+  l.decimate_column_taps = padded_taps(y.decimate_phase_taps());
+  l.interpolate_column_taps = padded_taps(y.interpolate_taps);
+  l.decimate_row_taps = padded_taps(x.decimate_phase_taps());
+  l.interpolate_row_taps = padded_taps(x.interpolate_taps);
+  if (!l.decimate_column_taps || !l.interpolate_column_taps || !l.decimate_row_taps || !l.interpolate_row_taps)
+    return Status::invalid("multirate: a sigma needs more than 32 taps a phase");
+  l.decimate_row_bytes = decimate_row_bytes(x, kMultirateRowOutputs, l.decimate_row_taps, channels);
+  // The coarse pixels a block's positions read, then the taps [tap][phase].
+  l.interpolate_row_bytes =
+      (static_cast<size_t>(kMultirateRowPositions / x.step + 1 + l.interpolate_row_taps) * channels +
+       static_cast<size_t>(x.step) * l.interpolate_row_taps) * sizeof(float);
+  if (l.decimate_row_bytes > kMultirateRowSharedBytes || l.interpolate_row_bytes > kMultirateRowSharedBytes)
+    return Status::invalid("multirate: the horizontal sigma is too large for the row passes");
+  *layout = l;
+  return Status::success();
+}
+
+}  // namespace cudagaussian

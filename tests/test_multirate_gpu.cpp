@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// GPU test of algorithm=multirate (kernels/multirate_blur.cu) through FrameBlur: random planes in
+// padded pitches, outputs poisoned first, against the exact Gaussian (where its double
+// reference is affordable) and against the stage-by-stage double reference
+// (common/reference_multirate.h); at most 1 LSB off either. A photograph: PSNR against the
+// exact Gaussian. Skips (exit 77) without a CUDA device.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gst/gst.h>
+
+#include "check.h"
+#include "device_memory.h"
+#include "frame_run_gpu.h"
+#include "multirate_axis.h"
+#include "photo.h"
+#include "plane_helpers.h"
+#include "quality.h"
+#include "reference_blur.h"
+#include "reference_multirate.h"
+#include "sample_finish.h"
+
+using namespace cudagaussian;
+using cgtest::geometry;
+using cgtest::HostPlane;
+
+namespace {
+
+struct Outcome {
+  bool ran = false;
+  double to_exact = -1.0;      // max |out - round(exact Gaussian)|, -1 where not computed
+  double to_reference = 0.0;   // max |out - round(reference_multirate)|
+  double psnr = 0.0;           // against the exact Gaussian, where computed
+};
+
+double worst_rounded(const PlaneGeometry& g, const PlaneValues& got, const PlaneValues& ref) {
+  double worst = 0.0;
+  for (size_t i = 0; i < ref.size(); ++i)
+    worst = std::max(worst, std::fabs(got[i] - std::clamp(std::floor(ref[i] + 0.5), 0.0, double(g.max_value()))));
+  return worst;
+}
+
+Outcome run_case(const BlurSettings& s, const HostPlane& in, bool exact) {
+  Outcome o;
+  std::vector<std::vector<uint8_t>> out;
+  std::string error;
+  const PlaneGeometry& g = in.g;
+  if (!cgtest::run_gpu(s, {PlaneSpec{g}}, {in}, out, error)) {
+    std::printf("  failed: %s\n", error.c_str());
+    return o;
+  }
+  o.ran = true;
+  const PlaneValues x = read_plane(g, in.bytes.data(), in.pitch);
+  const PlaneValues got = read_plane(g, out[0].data(), in.pitch);
+  const SampleFinish finish = make_sample_finish(s.sharpen, s.sharpen_threshold, g.max_value(), 0u);
+  const PlaneValues reference = finish_values(
+      g, x,
+      reference_multirate(g, x, plan_multirate_axis(g.width, s.sigma_x), plan_multirate_axis(g.height, s.sigma_y),
+                          s.border),
+      finish);
+  o.to_reference = worst_rounded(g, got, reference);
+  if (exact) {
+    const PlaneValues e = finish_values(g, x, exact_gaussian(g, x, s.sigma_x, s.sigma_y, s.border), finish);
+    o.to_exact = worst_rounded(g, got, e);
+    o.psnr = compare_planes(g, got, e).psnr;
+  }
+  return o;
+}
+
+BlurSettings multirate(double sigma_x, double sigma_y, Border border) {
+  BlurSettings s;
+  s.algorithm = Algorithm::Multirate;
+  s.sigma_x = sigma_x;
+  s.sigma_y = sigma_y;
+  s.border = border;
+  return s;
+}
+
+}  // namespace
+
+CG_TEST(random_planes_every_border_and_size) {
+  struct Case { PlaneGeometry g; double sx, sy; Border border; bool exact; };
+  const Case cases[] = {
+      {geometry(1, 1, 4), 30, 30, Border::Replicate, true},
+      {geometry(3, 2, 1), 5, 5, Border::Mirror, true},
+      {geometry(3, 2, 1), 100, 100, Border::Reflect, true},
+      {geometry(385, 289, 4), 1, 1, Border::Replicate, true},
+      {geometry(385, 289, 4), 2.5, 2.5, Border::Mirror, true},
+      {geometry(385, 289, 4), 10, 10, Border::Replicate, true},
+      {geometry(385, 289, 3), 30, 30, Border::Reflect, true},
+      {geometry(385, 289, 1), 100, 100, Border::Mirror, true},
+      {geometry(385, 289, 2), 250, 250, Border::Replicate, true},
+      {geometry(385, 289, 4), 24, 0, Border::Mirror, true},
+      {geometry(385, 289, 4), 0, 7, Border::Reflect, true},
+      {geometry(385, 289, 1), 40, 3, Border::Replicate, true},
+      {geometry(200, 150, 2, 2), 8, 12, Border::Reflect, true},
+      {geometry(200, 150, 1, 2, 6), 20, 20, Border::Mirror, true},
+      {geometry(1921, 1081, 4), 30, 30, Border::Replicate, false},
+      {geometry(1921, 1081, 4), 6, 6, Border::Mirror, false},
+      {geometry(1921, 1081, 1), 100, 100, Border::Reflect, false},
+  };
+  uint32_t seed = 1;
+  for (const Case& c : cases) {
+    const HostPlane in = cgtest::make_plane(c.g, 3 * c.g.bytes_per_sample, seed++);
+    const Outcome o = run_case(multirate(c.sx, c.sy, c.border), in, c.exact);
+    std::printf("  %dx%d C%d u%d>>%d sigma %g,%g %s: max diff %g to the stages' reference, %g to the exact Gaussian\n",
+                c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, c.g.shift, c.sx, c.sy,
+                border_name(c.border), o.to_reference, o.to_exact);
+    CHECK(o.ran);
+    CHECK(o.to_reference <= 1.0);
+    CHECK(o.to_exact <= 1.0);
+  }
+}
+
+// The unsharp mask is applied by the last pass, with the input sample at the same place.
+CG_TEST(sharpen_in_the_last_pass) {
+  for (double sigma : {3.0, 20.0}) {
+    BlurSettings s = multirate(sigma, sigma, Border::Mirror);
+    s.sharpen = 1.5;
+    s.sharpen_threshold = 2.0;
+    const HostPlane in = cgtest::make_plane(geometry(385, 289, 4), 4, 77);
+    const Outcome o = run_case(s, in, true);
+    std::printf("  sharpen 1.5 sigma %g: max diff %g (stages), %g (exact)\n", sigma, o.to_reference, o.to_exact);
+    CHECK(o.ran);
+    CHECK(o.to_reference <= 1.0);
+    CHECK(o.to_exact <= 1.0);
+  }
+}
+
+// A flat frame stays flat (every tap set sums to 1), whatever the sigma and border.
+CG_TEST(flat_frame_stays_flat) {
+  const PlaneGeometry g = geometry(640, 360, 4);
+  std::vector<uint8_t> pixels(static_cast<size_t>(g.samples_per_row()) * g.height, 200);
+  const HostPlane in = cgtest::make_plane(g, 0, 5, &pixels);
+  for (double sigma : {4.0, 60.0, 250.0}) {
+    const Outcome o = run_case(multirate(sigma, sigma, Border::Reflect), in, false);
+    std::printf("  flat 200, sigma %g: max diff %g\n", sigma, o.to_reference);
+    CHECK(o.ran);
+    CHECK(o.to_reference == 0.0);
+  }
+}
+
+CG_TEST(photograph_against_the_exact_gaussian) {
+  gst_init(nullptr, nullptr);
+  const char* dir = std::getenv("CG_TEST_DATA");
+  int w = 0, h = 0;
+  std::vector<uint8_t> pixels;
+  CHECK(load_photo(std::string(dir ? dir : "tests/data") + "/fruits.jpg", "RGBA", 4, &w, &h, &pixels));
+  if (pixels.empty()) return;
+  const PlaneGeometry g = geometry(1280, 720, 4);
+  const std::vector<uint8_t> tiled = tile_photo(pixels, w, h, 4, g.width, g.height);
+  const HostPlane in = cgtest::make_plane(g, 0, 1, &tiled);
+  for (double sigma : {8.0, 20.0}) {
+    const Outcome o = run_case(multirate(sigma, sigma, Border::Replicate), in, true);
+    std::printf("  fruits 1280x720 RGBA sigma %g: PSNR %.1f dB, max diff %g (exact), %g (stages)\n", sigma, o.psnr,
+                o.to_exact, o.to_reference);
+    CHECK(o.ran);
+    CHECK(o.psnr >= 55.0);
+    CHECK(o.to_exact <= 1.0);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (cuda_device_count() == 0) cgtest::skip("no CUDA device");
+  return cgtest::run_all(argc, argv);
+}
