@@ -50,6 +50,7 @@
 #include "gstcudagaussian.h"
 #include "pushed_frames.h"
 #include "reference_blur.h"
+#include "reference_multirate.h"
 #include "reference_recursive.h"
 #include "video_planes.h"
 
@@ -358,8 +359,10 @@ double final_frame_error(const GstVideoInfo& info, GstBuffer* in, GstBuffer* out
         alg == cg::Algorithm::Fir
             ? cg::reference_fir(g, src, cg::gaussian_taps(sx, cg::fir_radius(sx, cg::kDefaultTruncate)),
                                 cg::gaussian_taps(sy, cg::fir_radius(sy, cg::kDefaultTruncate)), p.border)
-            : cg::reference_recursive(g, src, cg::recursive_filter_of(alg), sx, sy,
-                                      cg::StartUp::Exact);
+        : alg == cg::Algorithm::Multirate
+            ? cg::reference_multirate(g, src, cg::plan_multirate_axis(g.width, sx),
+                                      cg::plan_multirate_axis(g.height, sy), p.border)
+            : cg::reference_recursive(g, src, cg::recursive_filter_of(alg), sx, sy, cg::StartUp::Exact);
     const cg::PlaneValues got = cg::read_plane(g, GST_VIDEO_FRAME_PLANE_DATA(&fout, i),
                                                GST_VIDEO_FRAME_PLANE_STRIDE(&fout, i));
     for (size_t k = 0; k < ref.size(); ++k) worst = std::max(worst, std::fabs(got[k] - ref[k]));

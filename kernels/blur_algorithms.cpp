@@ -3,6 +3,7 @@
 #include "blur_algorithms.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "box_filter.h"
@@ -65,7 +66,7 @@ Status check_fir_radius(int r) {
   if (r > SeparableFir::kMaxRadius)
     return Status::invalid("the FIR radius ceil(truncate x sigma) = " + std::to_string(r) +
                            " exceeds the supported " + std::to_string(SeparableFir::kMaxRadius) +
-                           "; lower sigma or truncate, or use a recursive algorithm (algorithm=auto or deriche)");
+                           "; lower sigma or truncate, or use algorithm=auto or multirate (any border) or deriche");
   return Status::success();
 }
 
@@ -148,7 +149,7 @@ Status check_recursive(const BlurSettings& s, const std::vector<PlaneSpec>& plan
     if (s.border != Border::Replicate)
       return Status::invalid(std::string("the recursive algorithms start up exactly for the "
                                          "replicate border only; border ") +
-                             border_name(s.border) + " needs algorithm=fir");
+                             border_name(s.border) + " needs algorithm=multirate or fir");
     CG_TRY(RecursiveBlur::validate(recursive_settings(s), plane_sigma(s.sigma_x, p.subsample_x),
                                    plane_sigma(s.sigma_y, p.subsample_y)));
   }
@@ -251,6 +252,27 @@ Status check_multirate(const BlurSettings& s, const std::vector<PlaneSpec>& plan
   return Status::success();
 }
 
+// Against Deriche's 1 (fir_auto_cost): the multirate passes' time over Deriche block-parallel's,
+// a fit of bench_auto's measurements (docs/bench/kernel_choices.md, "algorithm=auto"). About
+// half of Deriche's time at steps of 5 to 25 on a 1080p plane; more at short steps, where the
+// row passes run on many coarse rows, and at long steps, where each thread walks more phases
+// (the more so on small planes, which fill the GPU with fewer threads). The costliest plane
+// decides.
+double multirate_auto_cost(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
+  double cost = 0.0;
+  for (const PlaneSpec& p : planes) {
+    const MultirateAxis x = plan_multirate_axis(p.geometry.width, plane_sigma(s.sigma_x, p.subsample_x));
+    const MultirateAxis y = plan_multirate_axis(p.geometry.height, plane_sigma(s.sigma_y, p.subsample_y));
+    MultirateLayout layout;
+    if (!p.geometry.valid() || !multirate_layout(p.geometry.channels, x, y, &layout).ok()) return -1.0;
+    const double shortest = std::min(x.step, y.step), longest = std::max(x.step, y.step);
+    const double pixels = static_cast<double>(p.geometry.width) * p.geometry.height;
+    cost = std::max(cost, kMultirateCostBase + kMultirateCostShortStep / (shortest * shortest) +
+                              kMultirateCostLongStep * longest * std::sqrt(kMultirateCostPixels / pixels));
+  }
+  return cost;
+}
+
 Status plan_multirate(const BlurSettings& s, bool, const std::vector<PlaneSpec>& planes,
                       std::unique_ptr<FrameFilter>* filter) {
   return plan_each_plane(s, planes, filter, [&](const PlaneGeometry& g, double sx, double sy,
@@ -296,7 +318,7 @@ const std::vector<BlurAlgorithm>& blur_algorithms() {
     {Algorithm::Multirate, "multirate",
      "Exact Gaussian through a grid of sigma / 2 spacing (decimate, interpolate back): cost independent of "
      "sigma, every border",
-     false, kNoFilter, LineSplit::BlockParallel, 4.0, check_multirate, plan_multirate, nullptr},
+     false, kNoFilter, LineSplit::BlockParallel, 4.0, check_multirate, plan_multirate, multirate_auto_cost},
   };
   return rows;
 }

@@ -15,14 +15,21 @@
 
 namespace cudagaussian {
 
-// algorithm=auto takes the FIR up to these radii and Deriche block-parallel beyond, from the
-// crossovers measured from SD to 4K (bench_auto; docs/bench/kernel_choices.md, "algorithm=auto"):
+// algorithm=auto weighs each algorithm's cost against Deriche block-parallel's, from the
+// crossovers measured from SD to 4K (bench_auto; docs/bench/kernel_choices.md, "algorithm=auto").
+// The FIR's cost is its radius over these radii, where it stopped beating Deriche:
 // the FIR on CUDA cores (16-bit and 3-channel planes),
 constexpr int kAutoFirMaxRadius = 24;
 // on tensor cores, planes of 4 channels (RGBA, BGRx, ...);
 constexpr int kAutoTensorFirMaxRadius = 96;
 // on tensor cores, planes of 1 or 2 channels (luma, GRAY8, interleaved chroma): the tensor-core
 // FIR's whole range, TensorFir::kMaxRadius.
+// The multirate Gaussian's cost against Deriche's (blur_algorithms.cpp, multirate_auto_cost):
+// base + short / shortest step^2 + long x longest step x sqrt(pixels of 1080p / plane pixels).
+constexpr double kMultirateCostBase = 0.53;
+constexpr double kMultirateCostShortStep = 1.46;
+constexpr double kMultirateCostLongStep = 0.0075;
+constexpr double kMultirateCostPixels = 1920.0 * 1080.0;
 
 struct BlurAlgorithm {
   Algorithm id;             // the element's enum value (stable)

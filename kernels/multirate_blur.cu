@@ -238,18 +238,24 @@ Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_
   x_ = plan_multirate_axis(g.width, sigma_x);
   y_ = plan_multirate_axis(g.height, sigma_y);
   CG_TRY(multirate_layout(g.channels, x_, y_, &layout_));
-  // The row passes' blocks may stage more than the default 48 KB of shared memory.
+  // The row decimation's blocks may stage more than the default 48 KB of shared memory. The limit
+  // belongs to the kernel, shared by every plan: always the device's maximum, so that a plan for
+  // a smaller plane (a chroma plane) never lowers what another plan relies on.
   int device = 0, optin = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (layout_.decimate_row_bytes + 2048 > static_cast<size_t>(optin) ||
-      layout_.interpolate_row_bytes > static_cast<size_t>(optin))
-    return Status::invalid("multirate: this GPU's shared memory is too small for sigma_x " + std::to_string(sigma_x));
   Status attributes = Status::success();
   with_taps(layout_.decimate_row_taps, [&](auto taps_count) {
-    const cudaError_t e = cudaFuncSetAttribute(decimate_rows_kernel<taps_count()>,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(layout_.decimate_row_bytes));
+    cudaFuncAttributes kernel{};
+    cudaError_t e = cudaFuncGetAttributes(&kernel, decimate_rows_kernel<taps_count()>);
+    const int most = optin - static_cast<int>(kernel.sharedSizeBytes);
+    if (e == cudaSuccess && static_cast<size_t>(most) < layout_.decimate_row_bytes) {
+      attributes = Status::invalid("multirate: this GPU's shared memory is too small for sigma_x " +
+                                   std::to_string(sigma_x));
+      return;
+    }
+    if (e == cudaSuccess)
+      e = cudaFuncSetAttribute(decimate_rows_kernel<taps_count()>, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
     if (e != cudaSuccess) attributes = cuda_failure(e, "cudaFuncSetAttribute", __FILE__, __LINE__);
   });
   CG_TRY(attributes);

@@ -27,6 +27,7 @@
 #include "fir_taps.h"
 #include "frame_blur.h"
 #include "reference_blur.h"
+#include "reference_multirate.h"
 #include "reference_recursive.h"
 #include "video_planes.h"
 
@@ -64,7 +65,7 @@ struct Blur
 
 using FrameValues = std::vector < cg::PlaneValues >;
 
-/* The reference planes of @in (FIR or recursive reference, as the element resolves the
+/* The reference planes of @in (FIR, multirate or recursive reference, as the element resolves the
  * algorithm, finished as @b says: sharpened, parts not filtered kept), or an empty vector with
  * @why set. Thread-safe. */
 inline FrameValues
@@ -86,7 +87,7 @@ reference_frame (const GstVideoInfo & info, GstBuffer * in, const Blur & b, std:
   s.parts = b.parts;
   const std::vector < cg::SampleFinish > finishes = cg::FrameBlur::plane_finishes (s, specs);
   const cg::Algorithm alg = cg::FrameBlur::resolve (s, specs);
-  if (alg != cg::Algorithm::Fir && !cg::is_recursive (alg)) {
+  if (alg != cg::Algorithm::Fir && alg != cg::Algorithm::Multirate && !cg::is_recursive (alg)) {
     *why = std::string ("no reference here for algorithm ") + cg::algorithm_name (alg);
     return {};
   }
@@ -101,12 +102,18 @@ reference_frame (const GstVideoInfo & info, GstBuffer * in, const Blur & b, std:
     const double sx = b.sigma / ps.subsample_x, sy = b.sy () / ps.subsample_y;
     cg::PlaneValues src = cg::read_plane (ps.geometry, GST_VIDEO_FRAME_PLANE_DATA (&f, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&f, p));
-    cg::PlaneValues blurred = alg == cg::Algorithm::Fir ?
-        cg::reference_fir (ps.geometry, src,
-        cg::gaussian_taps (sx, cg::fir_radius (sx, b.truncate)),
-        cg::gaussian_taps (sy, cg::fir_radius (sy, b.truncate)), b.border) :
-        cg::reference_recursive (ps.geometry, src, cg::recursive_filter_of (alg), sx, sy,
-        cg::StartUp::Exact);
+    cg::PlaneValues blurred;
+    if (alg == cg::Algorithm::Fir)
+      blurred = cg::reference_fir (ps.geometry, src,
+          cg::gaussian_taps (sx, cg::fir_radius (sx, b.truncate)),
+          cg::gaussian_taps (sy, cg::fir_radius (sy, b.truncate)), b.border);
+    else if (alg == cg::Algorithm::Multirate)
+      blurred = cg::reference_multirate (ps.geometry, src,
+          cg::plan_multirate_axis (ps.geometry.width, sx),
+          cg::plan_multirate_axis (ps.geometry.height, sy), b.border);
+    else
+      blurred = cg::reference_recursive (ps.geometry, src, cg::recursive_filter_of (alg), sx, sy,
+          cg::StartUp::Exact);
     cg::PlaneValues finished = cg::finish_values (ps.geometry, src, blurred, finishes[p]);
     for (double &v : finished)  /* a sharpened value beyond the range is stored clamped */
       v = std::clamp (v, 0.0, (double) ps.geometry.max_value ());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// FrameBlur's choices that need no GPU: which algorithm `auto` runs (by the planes' FIR radii
-// against the radius where each kind of core stops winning, and the border), how split Auto and
+// FrameBlur's choices that need no GPU: which algorithm `auto` runs (the planes' FIR radii
+// against the radius where each kind of core stops winning, the multirate Gaussian's modelled
+// cost, and the border), how split Auto and
 // kappa -1 resolve per algorithm, and the plane arguments every blur checks before a launch.
 #include "check.h"
 #include "frame_blur.h"
@@ -29,48 +30,63 @@ cg::PlaneSpec plane(int channels, int bytes, int subsample = 1) {
   return p;
 }
 
-// The radius at which auto leaves the FIR for Deriche on `planes`: the last radius (sigma =
-// radius / 4 at truncate 4) that resolves to the FIR, Deriche from the next one on.
-int auto_fir_limit(const std::vector<cg::PlaneSpec>& planes) {
+// The algorithms auto runs on `planes` as the radius grows (sigma = radius / 4 at truncate 4),
+// each with the first radius it takes over at: "fir@1 multirate@59 deriche@504".
+std::string auto_sequence(const std::vector<cg::PlaneSpec>& planes, cg::Border border = cg::Border::Replicate) {
   cg::BlurSettings s;
-  int last_fir = 0;
-  for (int r = 1; r <= 200; ++r) {
+  s.border = border;
+  std::string sequence;
+  cg::Algorithm last = cg::Algorithm::Auto;
+  for (int r = 1; r <= 1000; ++r) {
     s.sigma_x = s.sigma_y = r / 4.0;
-    if (cg::FrameBlur::resolve(s, planes) == cg::Algorithm::Fir) {
-      if (last_fir != r - 1) return -1;  // the FIR again after Deriche: not one switch
-      last_fir = r;
-    }
+    const cg::Algorithm a = cg::FrameBlur::resolve(s, planes);
+    if (a != last) sequence += (sequence.empty() ? "" : " ") + std::string(cg::algorithm_name(a)) + "@" + std::to_string(r);
+    last = a;
   }
-  return last_fir;
+  return sequence;
 }
 
 }  // namespace
 
-CG_TEST(auto_switches_to_deriche_where_each_kind_of_core_stops_winning) {
-  CHECK(auto_fir_limit(rgba_frame()) == cg::kAutoTensorFirMaxRadius);                // tensor cores, 4 channels
-  CHECK(auto_fir_limit({plane(1, 1)}) == cg::TensorFir::kMaxRadius);                 // GRAY8: tensor cores
-  CHECK(auto_fir_limit({plane(1, 1), plane(2, 1, 2)}) == cg::TensorFir::kMaxRadius);  // NV12
-  CHECK(auto_fir_limit({plane(4, 2)}) == cg::kAutoFirMaxRadius);                     // 16-bit: CUDA cores
-  CHECK(auto_fir_limit({plane(3, 1)}) == cg::kAutoFirMaxRadius);                     // RGB: CUDA cores
-  // The plane that reaches its limit first decides: 16-bit luma beside 8-bit chroma.
-  CHECK(auto_fir_limit({plane(1, 2), plane(2, 1, 2)}) == cg::kAutoFirMaxRadius);
-  // Chroma planes count with their own (smaller) sigma: here the luma plane decides.
+// The FIR while its radius over the radius where it stopped beating Deriche (kAutoFirMaxRadius
+// and the others) costs less than the multirate Gaussian's modelled cost, then the multirate
+// Gaussian, then Deriche where its long steps cost more than Deriche's (1080p: past sigma 125).
+CG_TEST(auto_takes_the_fir_then_the_multirate_gaussian_then_deriche) {
+  CHECK_MSG(auto_sequence(rgba_frame()) == "fir@1 multirate@59 deriche@504", "%s", auto_sequence(rgba_frame()).c_str());
+  CHECK(auto_sequence({plane(1, 1)}) == "fir@1 multirate@79 deriche@504");                  // GRAY8: tensor cores
+  CHECK(auto_sequence({plane(1, 1), plane(2, 1, 2)}) == "fir@1 multirate@85 deriche@504");  // NV12
+  CHECK(auto_sequence({plane(4, 2)}) == "fir@1 multirate@22 deriche@504");                  // 16-bit: CUDA cores
+  CHECK(auto_sequence({plane(3, 1)}) == "fir@1 multirate@22 deriche@504");                  // RGB: CUDA cores
+  // Without the recursions (exact for replicate only) the multirate Gaussian keeps every sigma.
+  CHECK(auto_sequence(rgba_frame(), cg::Border::Mirror) == "fir@1 multirate@59");
+  // The FIR's cost is the largest of the planes' radii, each over its plane's limit, and
+  // directions that differ count with the larger radius: below its limit it stays.
   cg::BlurSettings t;
-  t.sigma_x = t.sigma_y = 32.25;  // luma radius 129, beyond the tensor cores; chroma 65
-  CHECK(cg::FrameBlur::resolve(t, {plane(1, 1), plane(2, 1, 2)}) == cg::Algorithm::Deriche);
-  t.sigma_x = t.sigma_y = 32.0;
-  CHECK(cg::FrameBlur::resolve(t, {plane(1, 1), plane(2, 1, 2)}) == cg::Algorithm::Fir);
-  // Radii that differ between the directions: the larger counts.
-  t.sigma_x = 1.0, t.sigma_y = 24.25;  // radius 97 vertically on RGBA
-  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Deriche);
-  t.sigma_y = 24.0;
+  t.sigma_x = 1.0, t.sigma_y = 14.0;
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Fir);
-  t.sigma_x = t.sigma_y = 40.0;
-  t.border = cg::Border::Mirror;  // the recursions are exact for replicate only
-  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Fir);
-  t.border = cg::Border::Replicate;
+  t.sigma_x = t.sigma_y = 30.0;
+  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Multirate);
+  // A small frame fills the GPU with fewer of the multirate passes' threads: Deriche from
+  // sigma 100 at SD.
+  std::vector<cg::PlaneSpec> sd = rgba_frame();
+  sd[0].geometry.width = 720, sd[0].geometry.height = 576;
+  t.sigma_x = t.sigma_y = 100.0;
+  CHECK(cg::FrameBlur::resolve(t, sd) == cg::Algorithm::Deriche);
+  CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Multirate);
   t.algorithm = cg::Algorithm::Box;  // an explicit choice is kept
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Box);
+}
+
+// Every sigma the element takes (0 to 250) plans for algorithm=multirate on any plane.
+CG_TEST(multirate_takes_every_sigma) {
+  cg::BlurSettings s;
+  s.algorithm = cg::Algorithm::Multirate;
+  for (int channels = 1; channels <= 4; ++channels)
+    for (double sigma = 0.0; sigma <= 250.0; sigma += 0.25) {
+      s.sigma_x = sigma, s.sigma_y = 250.0 - sigma;
+      const cg::Status st = cg::FrameBlur::validate(s, {plane(channels, 1)});
+      CHECK_MSG(st.ok(), "C%d sigma %g: %s", channels, sigma, st.message.c_str());
+    }
 }
 
 CG_TEST(split_and_kappa_resolve_per_algorithm) {
@@ -89,9 +105,10 @@ CG_TEST(split_and_kappa_resolve_per_algorithm) {
 
 CG_TEST(recursive_split_is_block_parallel_at_any_line_length) {
   cg::BlurSettings s;
-  s.sigma_x = s.sigma_y = 30.0;  // auto: Deriche
+  s.sigma_x = s.sigma_y = 200.0;  // auto: Deriche
   std::vector<cg::PlaneSpec> wide = rgba_frame();
   wide[0].geometry.width = 100000;  // its scan keeps no line in shared memory: no length limit
+  wide[0].geometry.height = 16;     // few pixels: the multirate passes would cost more
   cg::BlurSettings r = cg::FrameBlur::resolved(s, wide);
   CHECK(r.algorithm == cg::Algorithm::Deriche && r.recursive.split == cg::LineSplit::BlockParallel);
   s.algorithm = cg::Algorithm::YoungVanVliet;  // explicit algorithm, split auto

@@ -131,6 +131,29 @@ CG_TEST(sharpen_in_the_last_pass) {
   }
 }
 
+// Two planes of different sizes in one frame (NV12 at sigma 30: chroma at 15): each plane's
+// plan keeps the shared memory its row decimation needs, whichever was planned last.
+CG_TEST(planes_of_different_sizes) {
+  PlaneSpec luma{geometry(720, 576, 1)}, chroma{geometry(360, 288, 2)};
+  chroma.subsample_x = chroma.subsample_y = 2;
+  const std::vector<HostPlane> in = {cgtest::make_plane(luma.geometry, 5, 31), cgtest::make_plane(chroma.geometry, 7, 32)};
+  const BlurSettings s = multirate(30, 30, Border::Replicate);
+  std::vector<std::vector<uint8_t>> out;
+  std::string error;
+  const bool ran = cgtest::run_gpu(s, {luma, chroma}, in, out, error);
+  CHECK_MSG(ran, "%s", error.c_str());
+  if (!ran) return;
+  for (int i = 0; i < 2; ++i) {
+    const PlaneGeometry& g = in[i].g;
+    const double sigma = 30.0 / (i == 0 ? 1 : 2);
+    const PlaneValues x = read_plane(g, in[i].bytes.data(), in[i].pitch);
+    const PlaneValues ref = exact_gaussian(g, x, sigma, sigma, Border::Replicate);
+    const double worst = worst_rounded(g, read_plane(g, out[i].data(), in[i].pitch), ref);
+    std::printf("  NV12 720x576 sigma 30, plane %d: max diff %g to the exact Gaussian\n", i, worst);
+    CHECK(worst <= 1.0);
+  }
+}
+
 // A flat frame stays flat (every tap set sums to 1), whatever the sigma and border.
 CG_TEST(flat_frame_stays_flat) {
   const PlaneGeometry g = geometry(640, 360, 4);

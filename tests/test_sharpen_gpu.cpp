@@ -18,6 +18,7 @@
 #include "frame_run_gpu.h"
 #include "reference_blur.h"
 #include "reference_box.h"
+#include "reference_multirate.h"
 #include "reference_recursive.h"
 
 using namespace cudagaussian;
@@ -43,6 +44,8 @@ PlaneValues reference_blur_of(const BlurSettings& s, const PlaneSpec& p, const P
     }
     case Algorithm::Box:
       return reference_box(g, in, box_widths(sx, s.box_passes), box_widths(sy, s.box_passes), s.border);
+    case Algorithm::Multirate:
+      return reference_multirate(g, in, plan_multirate_axis(g.width, sx), plan_multirate_axis(g.height, sy), s.border);
     default:
       return reference_recursive(g, in, recursive_filter_of(a), sx, sy, StartUp::Exact);
   }
