@@ -244,10 +244,10 @@ Status plan_edge_aware(const BlurSettings& s, bool, const std::vector<PlaneSpec>
 Status check_multirate(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
   for (const PlaneSpec& p : planes) {
     CG_TRY(check_geometry(p));
+    MultirateAxis x, y;
     MultirateLayout layout;
-    CG_TRY(multirate_layout(p.geometry.channels,
-                            plan_multirate_axis(p.geometry.width, plane_sigma(s.sigma_x, p.subsample_x)),
-                            plan_multirate_axis(p.geometry.height, plane_sigma(s.sigma_y, p.subsample_y)), &layout));
+    CG_TRY(plan_multirate_plane(p.geometry, plane_sigma(s.sigma_x, p.subsample_x),
+                                plane_sigma(s.sigma_y, p.subsample_y), &x, &y, &layout));
   }
   return Status::success();
 }
@@ -261,10 +261,12 @@ Status check_multirate(const BlurSettings& s, const std::vector<PlaneSpec>& plan
 double multirate_auto_cost(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
   double cost = 0.0;
   for (const PlaneSpec& p : planes) {
-    const MultirateAxis x = plan_multirate_axis(p.geometry.width, plane_sigma(s.sigma_x, p.subsample_x));
-    const MultirateAxis y = plan_multirate_axis(p.geometry.height, plane_sigma(s.sigma_y, p.subsample_y));
+    MultirateAxis x, y;
     MultirateLayout layout;
-    if (!p.geometry.valid() || !multirate_layout(p.geometry.channels, x, y, &layout).ok()) return -1.0;
+    if (!plan_multirate_plane(p.geometry, plane_sigma(s.sigma_x, p.subsample_x), plane_sigma(s.sigma_y, p.subsample_y),
+                              &x, &y, &layout)
+             .ok())
+      return -1.0;
     const double shortest = std::min(x.step, y.step), longest = std::max(x.step, y.step);
     const double pixels = static_cast<double>(p.geometry.width) * p.geometry.height;
     cost = std::max(cost, kMultirateCostBase + kMultirateCostShortStep / (shortest * shortest) +

@@ -39,4 +39,13 @@ Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxi
   return Status::success();
 }
 
+Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,
+                            MultirateAxis* y, MultirateLayout* layout) {
+  if (!g.valid()) return Status::invalid("invalid plane geometry");
+  if (!(sigma_x >= 0.0) || !(sigma_y >= 0.0)) return Status::invalid("sigma must be >= 0");
+  *x = plan_multirate_axis(g.width, sigma_x);
+  *y = plan_multirate_axis(g.height, sigma_y);
+  return multirate_layout(g.channels, *x, *y, layout);
+}
+
 }  // namespace cudagaussian

@@ -34,4 +34,8 @@ struct MultirateLayout {
 // The layout of a plane of `channels` with these axes; an error where no variant fits.
 Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxis& y, MultirateLayout* layout);
 
+// A plane's axes and layout for these sigmas (>= 0), or why it cannot be blurred so.
+Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,
+                            MultirateAxis* y, MultirateLayout* layout);
+
 }  // namespace cudagaussian

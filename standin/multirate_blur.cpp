@@ -9,11 +9,7 @@ namespace cudagaussian {
 
 Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_y, Border border) {
   release();
-  if (!g.valid()) return Status::invalid("invalid plane geometry");
-  if (!(sigma_x >= 0.0) || !(sigma_y >= 0.0)) return Status::invalid("sigma must be >= 0");
-  x_ = plan_multirate_axis(g.width, sigma_x);
-  y_ = plan_multirate_axis(g.height, sigma_y);
-  CG_TRY(multirate_layout(g.channels, x_, y_, &layout_));
+  CG_TRY(plan_multirate_plane(g, sigma_x, sigma_y, &x_, &y_, &layout_));
   geometry_ = g;
   border_ = border;
   planned_ = true;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -53,6 +54,15 @@ inline bool load_photo(const std::string& path, const char* format, int channels
   gst_object_unref(sink);
   gst_object_unref(pipeline);
   return ok;
+}
+
+// A photograph of the test data (CG_TEST_DATA, else tests/data) by file name, decoded as
+// load_photo does; initialises GStreamer first.
+inline bool load_test_photo(const char* name, const char* format, int channels, int* w, int* h,
+                            std::vector<uint8_t>* pixels) {
+  gst_init(nullptr, nullptr);
+  const char* dir = std::getenv("CG_TEST_DATA");
+  return load_photo(std::string(dir ? dir : "tests/data") + "/" + name, format, channels, w, h, pixels);
 }
 
 // Mirror-tiles a w x h photo of `channels` bytes per pixel to tw x th (no seams: each tile is the

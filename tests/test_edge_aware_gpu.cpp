@@ -219,11 +219,9 @@ CG_TEST(one_axis_and_16_bit_large_sigma_match_the_reference) {
 }
 
 CG_TEST(algorithm_c_at_kappa_2_and_block_parallel_are_close_to_a_on_a_photograph) {
-  gst_init(nullptr, nullptr);
-  const char* dir = std::getenv("CG_TEST_DATA");
   int w = 0, h = 0;
   std::vector<uint8_t> pixels;
-  CHECK(load_photo(std::string(dir ? dir : "tests/data") + "/fruits.jpg", "RGBA", 4, &w, &h, &pixels));
+  CHECK(load_test_photo("fruits.jpg", "RGBA", 4, &w, &h, &pixels));
   if (pixels.empty()) return;
   const std::vector<PlaneSpec> specs = {spec(1920, 1080, 4, 1, 0, 1, 1, 0x7)};
   const std::vector<uint8_t> tiled = tile_photo(pixels, w, h, 4, 1920, 1080);

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <vector>
 
 #include "check.h"
+#include "plane_helpers.h"
 #include "multirate_axis.h"
 #include "reference_blur.h"
 #include "reference_multirate.h"
@@ -22,17 +22,12 @@ double sum(const double* v, int n) {
   return s;
 }
 
-PlaneValues random_plane(const PlaneGeometry& g, unsigned seed) {
-  std::mt19937 rng(seed);
-  PlaneValues v(static_cast<size_t>(g.samples_per_row()) * g.height);
-  for (double& x : v) x = static_cast<double>(rng() % (g.max_value() + 1));
+// Uniform samples of the plane's whole range.
+PlaneValues random_samples(const PlaneGeometry& g, unsigned seed) {
+  PlaneValues v = cgtest::random_plane(g, seed);
+  if (g.max_value() > 255)
+    for (double& x : v) x *= g.max_value() / 255.0;
   return v;
-}
-
-double worst_difference(const PlaneValues& a, const PlaneValues& b) {
-  double worst = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-  return worst;
 }
 
 }  // namespace
@@ -73,11 +68,11 @@ CG_TEST(reference_matches_the_exact_gaussian) {
       for (Border b : {Border::Replicate, Border::Mirror, Border::Reflect}) {
         PlaneGeometry g;
         g.width = sz.w, g.height = sz.h, g.channels = sz.c;
-        const PlaneValues in = random_plane(g, static_cast<unsigned>(sz.w * 7 + sigma * 3));
+        const PlaneValues in = random_samples(g, static_cast<unsigned>(sz.w * 7 + sigma * 3));
         const PlaneValues exact = exact_gaussian(g, in, sigma, sigma, b);
         const PlaneValues multirate = reference_multirate(g, in, plan_multirate_axis(g.width, sigma),
                                                           plan_multirate_axis(g.height, sigma), b);
-        const double worst = worst_difference(exact, multirate);
+        const double worst = cgtest::max_diff(exact, multirate);
         CHECK_MSG(worst < 2e-3, "%dx%d C%d sigma %g border %s: %g from the exact Gaussian", sz.w, sz.h, sz.c, sigma,
                   border_name(b), worst);
       }
@@ -87,12 +82,12 @@ CG_TEST(reference_matches_the_exact_gaussian) {
 CG_TEST(reference_anisotropic_and_16_bit) {
   PlaneGeometry g;
   g.width = 150, g.height = 47, g.channels = 1, g.bytes_per_sample = 2;
-  const PlaneValues in = random_plane(g, 11);
+  const PlaneValues in = random_samples(g, 11);
   for (auto [sx, sy] : {std::pair{24.0, 0.0}, std::pair{0.0, 9.0}, std::pair{40.0, 3.0}, std::pair{6.0, 17.0}}) {
     const PlaneValues exact = exact_gaussian(g, in, sx, sy, Border::Mirror);
     const PlaneValues multirate =
         reference_multirate(g, in, plan_multirate_axis(g.width, sx), plan_multirate_axis(g.height, sy), Border::Mirror);
-    const double worst = worst_difference(exact, multirate);
+    const double worst = cgtest::max_diff(exact, multirate);
     CHECK_MSG(worst < 0.3, "sigmas %g, %g: %g of 65535 from the exact Gaussian", sx, sy, worst);
   }
 }

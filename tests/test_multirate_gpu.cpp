@@ -168,11 +168,9 @@ CG_TEST(flat_frame_stays_flat) {
 }
 
 CG_TEST(photograph_against_the_exact_gaussian) {
-  gst_init(nullptr, nullptr);
-  const char* dir = std::getenv("CG_TEST_DATA");
   int w = 0, h = 0;
   std::vector<uint8_t> pixels;
-  CHECK(load_photo(std::string(dir ? dir : "tests/data") + "/fruits.jpg", "RGBA", 4, &w, &h, &pixels));
+  CHECK(load_test_photo("fruits.jpg", "RGBA", 4, &w, &h, &pixels));
   if (pixels.empty()) return;
   const PlaneGeometry g = geometry(1280, 720, 4);
   const std::vector<uint8_t> tiled = tile_photo(pixels, w, h, 4, g.width, g.height);

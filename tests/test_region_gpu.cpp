@@ -410,12 +410,10 @@ CG_TEST(in_place_every_format_effect_and_layout) {
 }
 
 CG_TEST(photograph_with_ten_boxes_and_feathered_ellipses) {
-  gst_init(nullptr, nullptr);
-  const char* dir = std::getenv("CG_TEST_DATA");
   for (const char* file : {"fruits.jpg", "baboon.jpg"}) {
     int w = 0, h = 0;
     std::vector<uint8_t> pixels;
-    const bool loaded = load_photo(std::string(dir ? dir : "tests/data") + "/" + file, "RGBA", 4, &w, &h, &pixels);
+    const bool loaded = load_test_photo(file, "RGBA", 4, &w, &h, &pixels);
     CHECK_MSG(loaded, "cannot decode %s", file);
     if (!loaded) continue;
     const std::vector<uint8_t> tiled = tile_photo(pixels, w, h, 4, 1921, 1081);
