@@ -25,6 +25,7 @@ void normalise(double* taps, int count) {
 MultirateAxis plan_multirate_axis(int length, double sigma) {
   MultirateAxis a;
   a.length = length;
+  if (sigma < kMultirateMinSigma) sigma = 0.0;  // its taps would underflow: the identity
   const bool split = sigma >= kMultirateMinSplitSigma;
   a.step = split ? std::max(1, static_cast<int>(std::floor(sigma / kMultirateSigmasPerStep))) : 1;
   // Unsplit, the decimation is the whole Gaussian (at step 1) and the interpolation the identity.

@@ -19,6 +19,8 @@ namespace cudagaussian {
 constexpr double kMultirateTruncate = 5.0;
 // step = floor(sigma / kMultirateSigmasPerStep): at least this many sigmas per coarse step.
 constexpr double kMultirateSigmasPerStep = 2.0;
+// Below this sigma an axis is left as it is (the Gaussian's taps would underflow).
+constexpr double kMultirateMinSigma = 1e-6;
 // Below this sigma an axis is one plain FIR (no split, step 1): splitting it would alias.
 constexpr double kMultirateMinSplitSigma = 2.0;
 

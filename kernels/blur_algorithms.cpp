@@ -318,8 +318,8 @@ const std::vector<BlurAlgorithm>& blur_algorithms() {
      "keeps edges sharp",
      false, kNoFilter, LineSplit::KWay, 2.0, check_edge_aware, plan_edge_aware, nullptr},
     {Algorithm::Multirate, "multirate",
-     "Exact Gaussian through a grid of sigma / 2 spacing (decimate, interpolate back): cost independent of "
-     "sigma, every border",
+     "Exact Gaussian through a coarser grid (a Gaussian of sigma/sqrt(2) every sigma/2 pixels, interpolated "
+     "back by another): nearly flat cost from sigma 8, any border",
      false, kNoFilter, LineSplit::BlockParallel, 4.0, check_multirate, plan_multirate, multirate_auto_cost},
   };
   return rows;

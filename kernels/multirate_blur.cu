@@ -273,8 +273,6 @@ Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_
   CG_CUDA_TRY(cudaMemcpy(taps_.get(), taps.data(), taps.size() * sizeof(float), cudaMemcpyHostToDevice));
 
   const size_t row_samples = static_cast<size_t>(g.samples_per_row());
-  if (static_cast<double>(y_.coarse) * row_samples >= 2147483647.0)
-    return Status::invalid("plane is too large for the multirate passes");
   CG_TRY(coarse_rows_.reserve(static_cast<size_t>(y_.coarse) * row_samples * sizeof(float)));
   CG_TRY(coarse_.reserve(static_cast<size_t>(y_.coarse) * x_.coarse * g.channels * sizeof(float)));
   geometry_ = g;

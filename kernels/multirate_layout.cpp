@@ -7,6 +7,11 @@ namespace cudagaussian {
 
 namespace {
 
+// What a block gets without asking (the row interpolation asks for nothing more).
+constexpr size_t kDefaultSharedBytes = 48 * 1024;
+// The row passes launch a block row per coarse row: grid.y.
+constexpr int kMaxCoarseRows = 65535;
+
 int padded_taps(int taps) {
   for (int v : {16, 24, 32})
     if (taps <= v) return v;
@@ -33,7 +38,7 @@ Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxi
   l.interpolate_row_bytes =
       (static_cast<size_t>(kMultirateRowPositions / x.step + 1 + l.interpolate_row_taps) * channels +
        static_cast<size_t>(x.step) * l.interpolate_row_taps) * sizeof(float);
-  if (l.decimate_row_bytes > kMultirateRowSharedBytes || l.interpolate_row_bytes > kMultirateRowSharedBytes)
+  if (l.decimate_row_bytes > kMultirateRowSharedBytes || l.interpolate_row_bytes > kDefaultSharedBytes)
     return Status::invalid("multirate: the horizontal sigma is too large for the row passes");
   *layout = l;
   return Status::success();
@@ -42,10 +47,17 @@ Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxi
 Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,
                             MultirateAxis* y, MultirateLayout* layout) {
   if (!g.valid()) return Status::invalid("invalid plane geometry");
-  if (!(sigma_x >= 0.0) || !(sigma_y >= 0.0)) return Status::invalid("sigma must be >= 0");
+  if (!(sigma_x >= 0.0 && sigma_x <= kMultirateMaxSigma) || !(sigma_y >= 0.0 && sigma_y <= kMultirateMaxSigma))
+    return Status::invalid("multirate: sigma must be between 0 and " + std::to_string(static_cast<int>(kMultirateMaxSigma)));
   *x = plan_multirate_axis(g.width, sigma_x);
   *y = plan_multirate_axis(g.height, sigma_y);
-  return multirate_layout(g.channels, *x, *y, layout);
+  CG_TRY(multirate_layout(g.channels, *x, *y, layout));
+  if (y->coarse > kMaxCoarseRows)
+    return Status::invalid("multirate: the plane has too many rows (" + std::to_string(g.height) + ") for sigma_y " +
+                           std::to_string(sigma_y));
+  if (static_cast<double>(y->coarse) * g.samples_per_row() >= 2147483647.0)
+    return Status::invalid("multirate: the plane is too large (2^31 samples or more in its coarse rows)");
+  return Status::success();
 }
 
 }  // namespace cudagaussian

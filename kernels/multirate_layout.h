@@ -34,7 +34,12 @@ struct MultirateLayout {
 // The layout of a plane of `channels` with these axes; an error where no variant fits.
 Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxis& y, MultirateLayout* layout);
 
-// A plane's axes and layout for these sigmas (>= 0), or why it cannot be blurred so.
+// The largest sigma planned (the element takes at most 250; the row decimation's shared memory
+// ends sooner on planes of several channels).
+constexpr double kMultirateMaxSigma = 10000.0;
+
+// A plane's axes and layout for sigmas in [0, kMultirateMaxSigma], or why it cannot be blurred
+// so: besides the layout, at most 65535 coarse rows and 2^31 samples in them.
 Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,
                             MultirateAxis* y, MultirateLayout* layout);
 

@@ -87,6 +87,19 @@ CG_TEST(multirate_takes_every_sigma) {
       const cg::Status st = cg::FrameBlur::validate(s, {plane(channels, 1)});
       CHECK_MSG(st.ok(), "C%d sigma %g: %s", channels, sigma, st.message.c_str());
     }
+  // Refused before any launch, and never picked by auto: more coarse rows than a grid takes
+  // (65535), a sigma beyond kMultirateMaxSigma.
+  std::vector<cg::PlaneSpec> tall = {plane(1, 1)};
+  tall[0].geometry.width = 4, tall[0].geometry.height = 70000;
+  s.sigma_x = s.sigma_y = 3.0;
+  CHECK(!cg::FrameBlur::validate(s, tall).ok());
+  cg::BlurSettings automatic = s;
+  automatic.algorithm = cg::Algorithm::Auto;
+  CHECK(cg::FrameBlur::resolve(automatic, tall) != cg::Algorithm::Multirate);
+  s.sigma_x = s.sigma_y = 30.0;  // step 15: few coarse rows
+  CHECK(cg::FrameBlur::validate(s, tall).ok());
+  automatic.sigma_x = automatic.sigma_y = 20000.0;
+  CHECK(cg::FrameBlur::resolve(automatic, {plane(4, 1)}) != cg::Algorithm::Multirate);
 }
 
 CG_TEST(split_and_kappa_resolve_per_algorithm) {

@@ -57,6 +57,9 @@ CG_TEST(axis_steps_and_taps) {
   const MultirateAxis small = plan_multirate_axis(50, 1.5);
   CHECK(small.step == 1 && small.interpolate_taps == 1 && small.interpolate[0] == 1.0);
   CHECK(plan_multirate_axis(50, 30.0).step == 15);
+  // A sigma too small for its taps to be computed is the identity, not a plane of NaN.
+  const MultirateAxis tiny = plan_multirate_axis(10, 1e-300);
+  CHECK(tiny.decimate.size() == 1 && tiny.decimate[0] == 1.0 && tiny.interpolate[0] == 1.0);
 }
 
 // The composite of both stages is the Gaussian itself: far below the 8-bit rounding step on
