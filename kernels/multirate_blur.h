@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The multirate Gaussian (common/multirate_axis.h, docs/algorithms.md "Multirate Gaussian"):
-// the exact Gaussian at any sigma in four passes whose work per sample does not grow with
+// the exact Gaussian at any sigma in three passes whose work per sample does not grow with
 // sigma. The columns are decimated straight from the frame, the rows decimated and
 // interpolated back on the few coarse rows, and the columns interpolated back into the frame
 // (with the finishing step). Every border rule of common/border.h.
@@ -34,12 +34,13 @@ class MultirateBlur : public PlaneBlur {
   MultirateAxis x_, y_;
   MultirateLayout layout_;
   // Float taps: the columns' decimation [phase][decimate_column_taps] and interpolation
-  // [phase][interpolate_column_taps], the rows' decimation [phase][decimate_phase_taps()] and
-  // interpolation [phase][interpolate_taps], one after another.
+  // [phase][interpolate_column_taps], the rows' decimation and interpolation [phase][row_taps],
+  // one after another.
   DeviceBuffer taps_;
   size_t taps_at_[4] = {0, 0, 0, 0};
-  DeviceBuffer coarse_rows_;  // coarse rows x every column (floats)
-  DeviceBuffer coarse_;       // coarse rows x coarse columns (floats)
+  // The coarse rows at every column, planar: [split][channel][coarse row][x] (floats).
+  DeviceBuffer coarse_rows_;
+  int row_blocks_ = 1;  // blocks of the row pass
   bool planned_ = false;
 };
 

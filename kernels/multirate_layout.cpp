@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "multirate_layout.h"
 
+#include <algorithm>
 #include <string>
 
 namespace cudagaussian {
 
 namespace {
 
-// What a block gets without asking (the row interpolation asks for nothing more).
-constexpr size_t kDefaultSharedBytes = 48 * 1024;
-// The row passes launch a block row per coarse row: grid.y.
-constexpr int kMaxCoarseRows = 65535;
+// The column decimation launches a block row per kMultirateColumnSteps coarse rows: grid.y.
+constexpr int kMaxGridRows = 65535;
 
 int padded_taps(int taps) {
   for (int v : {16, 24, 32})
@@ -18,28 +17,43 @@ int padded_taps(int taps) {
   return 0;
 }
 
-// The row decimation stages outputs + taps - 1 positions of each phase.
-size_t decimate_row_bytes(const MultirateAxis& x, int outputs, int taps, int channels) {
-  return static_cast<size_t>(x.step) * (outputs + taps - 1) * channels * sizeof(float);
-}
+int divide_up(int a, int b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxis& y, MultirateLayout* layout) {
+Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const MultirateAxis& y,
+                        MultirateLayout* layout) {
   MultirateLayout l;
   l.decimate_column_taps = padded_taps(y.decimate_phase_taps());
   l.interpolate_column_taps = padded_taps(y.interpolate_taps);
-  l.decimate_row_taps = padded_taps(x.decimate_phase_taps());
-  l.interpolate_row_taps = padded_taps(x.interpolate_taps);
-  if (!l.decimate_column_taps || !l.interpolate_column_taps || !l.decimate_row_taps || !l.interpolate_row_taps)
+  l.row_taps = padded_taps(std::max(x.decimate_phase_taps(), x.interpolate_taps));
+  if (!l.decimate_column_taps || !l.interpolate_column_taps || !l.row_taps)
     return Status::invalid("multirate: a sigma needs more than 32 taps a phase");
-  l.decimate_row_bytes = decimate_row_bytes(x, kMultirateRowOutputs, l.decimate_row_taps, channels);
-  // The coarse pixels a block's positions read, then the taps [tap][phase].
-  l.interpolate_row_bytes =
-      (static_cast<size_t>(kMultirateRowPositions / x.step + 1 + l.interpolate_row_taps) * channels +
-       static_cast<size_t>(x.step) * l.interpolate_row_taps) * sizeof(float);
-  if (l.decimate_row_bytes > kMultirateRowSharedBytes || l.interpolate_row_bytes > kDefaultSharedBytes)
-    return Status::invalid("multirate: the horizontal sigma is too large for the row passes");
+
+  const int blocks = divide_up(g.samples_per_row(), kMultirateColumnThreads) * divide_up(y.coarse, kMultirateColumnSteps);
+  const int splits = std::clamp(kMultirateColumnBlocks / std::max(blocks, 1), 1, y.step);
+  l.split_phases = divide_up(y.step, splits);
+  l.column_splits = divide_up(y.step, l.split_phases);
+  l.interpolate_splits = divide_up(y.step, kMultirateInterpolatePhases);
+  l.interpolate_phases = divide_up(y.step, l.interpolate_splits);
+
+  // The row pass: the decimation reads positions position(0) - radius .. position(coarse - 1) +
+  // radius, each phase's windows up to runs * kMultirateRowRun + taps - 1 positions (zeros past
+  // the extent); the interpolation's last thread reads up to kMultirateRowRun - 1 coarse pixels
+  // and padded taps past the last coarse pixel it needs.
+  const int runs = divide_up(x.coarse, kMultirateRowRun);
+  l.row_extent = x.step * (x.coarse - 1) + static_cast<int>(x.decimate.size());
+  const int slice = divide_up(runs * kMultirateRowRun + l.row_taps - 1, kMultirateRowRun);
+  l.row_span = kMultirateRowRun * (8 * divide_up(slice - 4, 8) + 4);
+  l.row_line_floats = std::max(x.step * l.row_span, g.width);
+  l.row_coarse_floats = x.coarse + kMultirateRowRun + l.row_taps;
+  l.row_partial_floats = std::max(kMultirateRowThreads, runs) * kMultirateRowRun;
+  const size_t floats = static_cast<size_t>(l.row_line_floats) + l.row_coarse_floats + l.row_partial_floats +
+                        static_cast<size_t>(x.step) * l.row_taps;
+  l.row_bytes = floats * sizeof(float);
+  if (l.row_bytes > kMultirateRowSharedBytes)
+    return Status::invalid("multirate: the plane is too wide for this horizontal sigma (a row and what its "
+                           "borders add do not fit in shared memory)");
   *layout = l;
   return Status::success();
 }
@@ -51,11 +65,11 @@ Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma
     return Status::invalid("multirate: sigma must be between 0 and " + std::to_string(static_cast<int>(kMultirateMaxSigma)));
   *x = plan_multirate_axis(g.width, sigma_x);
   *y = plan_multirate_axis(g.height, sigma_y);
-  CG_TRY(multirate_layout(g.channels, *x, *y, layout));
-  if (y->coarse > kMaxCoarseRows)
+  CG_TRY(multirate_layout(g, *x, *y, layout));
+  if ((y->coarse + kMultirateColumnSteps - 1) / kMultirateColumnSteps > kMaxGridRows)
     return Status::invalid("multirate: the plane has too many rows (" + std::to_string(g.height) + ") for sigma_y " +
                            std::to_string(sigma_y));
-  if (static_cast<double>(y->coarse) * g.samples_per_row() >= 2147483647.0)
+  if (static_cast<double>(layout->column_splits) * y->coarse * g.samples_per_row() >= 2147483647.0)
     return Status::invalid("multirate: the plane is too large (2^31 samples or more in its coarse rows)");
   return Status::success();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // How MultirateBlur lays a plane on its kernels (kernels/multirate_blur.cu), found on the host
-// without the GPU: the column passes' variants and the row decimation's outputs per block.
+// without the GPU: the column passes' variants, how the column decimation splits its phases
+// over blocks, and the shared memory of the row pass.
 #pragma once
 
 #include <cstddef>
@@ -11,35 +12,63 @@
 
 namespace cudagaussian {
 
-// Coarse steps a thread of the column passes makes.
+// Coarse steps a thread of the column decimation makes, and its block's sample columns.
 constexpr int kMultirateColumnSteps = 16;
-// Positions a block of the row interpolation makes.
-constexpr int kMultirateRowPositions = 256;
-// Coarse pixels a block of the row decimation makes.
-constexpr int kMultirateRowOutputs = 32;
-// Shared memory a block of the row passes may stage (besides its own small arrays): within what
-// GPUs from compute capability 8.0 on give a block that asks for it (MultirateBlur::plan checks).
+constexpr int kMultirateColumnThreads = 128;
+// Blocks the column decimation aims at: where the columns and coarse rows give fewer (large
+// sigma), its phases are split over several blocks, each adding into its own copy of the
+// coarse rows.
+constexpr int kMultirateColumnBlocks = 1024;
+// Coarse steps a thread of the column interpolation makes (its window serves every phase it
+// makes, so a short run costs few extra loads), and the most phases it makes.
+constexpr int kMultirateInterpolateSteps = 8;
+constexpr int kMultirateInterpolatePhases = 8;
+// Threads of a block of the row pass (one coarse row of one channel at a time), and the
+// consecutive outputs each makes in both its stages.
+constexpr int kMultirateRowThreads = 256;
+constexpr int kMultirateRowRun = 8;
+// Shared memory a block of the row pass may use: within what GPUs from compute capability 8.0
+// on give a block that asks for it (MultirateBlur::plan checks).
 constexpr size_t kMultirateRowSharedBytes = 96 * 1024;
 
-// Each pass's taps a phase, padded to a kernel variant: 16, 24 or 32.
 struct MultirateLayout {
+  // Each column pass's taps a phase, padded to a kernel variant: 16, 24 or 32.
   int decimate_column_taps = 0;
   int interpolate_column_taps = 0;
-  int decimate_row_taps = 0;
-  int interpolate_row_taps = 0;
-  size_t decimate_row_bytes = 0;    // shared memory of a block of the row decimation
-  size_t interpolate_row_bytes = 0;
+  // The column decimation's phases in `column_splits` groups of `split_phases` (the last may
+  // have fewer), each group's sums a copy of the coarse rows that the row pass adds.
+  int column_splits = 1;
+  int split_phases = 1;
+  // The column interpolation's phases in groups of `interpolate_phases`, one a block (grid.z).
+  int interpolate_splits = 1;
+  int interpolate_phases = 1;
+  // The row pass: both stages' taps a phase (padded as above) and the parts of its shared
+  // memory, in floats. The staged line holds each phase's positions, `row_span` a phase, in
+  // kMultirateRowRun slices by their residue modulo kMultirateRowRun (so that threads at
+  // consecutive runs meet in no bank; each slice 4 words past a multiple of 8, so that threads
+  // staging consecutive positions do not either); later it holds the interpolated row. Then the
+  // coarse pixels (with zeros past them), the decimation's partial sums and the interpolation's
+  // taps.
+  int row_taps = 0;
+  int row_extent = 0;  // positions of a row the decimation reads, from position(0) - radius
+  int row_span = 0;
+  int row_line_floats = 0;
+  int row_coarse_floats = 0;
+  int row_partial_floats = 0;
+  size_t row_bytes = 0;
 };
 
-// The layout of a plane of `channels` with these axes; an error where no variant fits.
-Status multirate_layout(int channels, const MultirateAxis& x, const MultirateAxis& y, MultirateLayout* layout);
+// The layout of a plane with these axes; an error where no variant fits.
+Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const MultirateAxis& y,
+                        MultirateLayout* layout);
 
-// The largest sigma planned (the element takes at most 250; the row decimation's shared memory
-// ends sooner on planes of several channels).
+// The largest sigma planned (the element takes at most 250; the row pass's shared memory ends
+// sooner on wide planes).
 constexpr double kMultirateMaxSigma = 10000.0;
 
 // A plane's axes and layout for sigmas in [0, kMultirateMaxSigma], or why it cannot be blurred
-// so: besides the layout, at most 65535 coarse rows and 2^31 samples in them.
+// so: besides the layout, at most 65535 blocks of kMultirateColumnSteps coarse rows and fewer
+// than 2^31 samples in the copies of the coarse rows.
 Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,
                             MultirateAxis* y, MultirateLayout* layout);
 

@@ -126,7 +126,7 @@ CG_TEST(refuses_invalid_arguments) {
 
   // algorithm=auto on this 64x32 RGBA8 plane: the FIR (tensor cores) up to radius 96, then
   // Deriche (the multirate Gaussian costs more on so few pixels); with a non-replicate border
-  // the multirate Gaussian, and past its largest sigma the FIR, which refuses radius 1600.
+  // the multirate Gaussian, and past its largest sigma the FIR, which refuses radius 80000.
   s.algorithm = Algorithm::Auto;
   s.sigma_x = s.sigma_y = 24.0;  // R = 96
   CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Fir);
@@ -139,8 +139,10 @@ CG_TEST(refuses_invalid_arguments) {
   s.sigma_x = s.sigma_y = 100.0;
   CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Multirate);
   s.sigma_x = s.sigma_y = 400.0;
+  CHECK(blur.plan(s, {p}).ok() && blur.chosen() == Algorithm::Multirate);
+  s.sigma_x = s.sigma_y = 20000.0;
   CHECK(FrameBlur::resolve(s, {p}) == Algorithm::Fir);
-  CHECK(!blur.plan(s, {p}).ok());  // FIR radius 1600: refused, with the advice to use replicate
+  CHECK(!blur.plan(s, {p}).ok());  // FIR radius 80000: refused, with the advice to use replicate
 }
 
 int main() {

@@ -87,10 +87,10 @@ CG_TEST(multirate_takes_every_sigma) {
       const cg::Status st = cg::FrameBlur::validate(s, {plane(channels, 1)});
       CHECK_MSG(st.ok(), "C%d sigma %g: %s", channels, sigma, st.message.c_str());
     }
-  // Refused before any launch, and never picked by auto: more coarse rows than a grid takes
-  // (65535), a sigma beyond kMultirateMaxSigma.
+  // Refused before any launch, and never picked by auto: more blocks of coarse rows than a grid
+  // takes (65535 of 16), a sigma beyond kMultirateMaxSigma.
   std::vector<cg::PlaneSpec> tall = {plane(1, 1)};
-  tall[0].geometry.width = 4, tall[0].geometry.height = 70000;
+  tall[0].geometry.width = 4, tall[0].geometry.height = 1100000;
   s.sigma_x = s.sigma_y = 3.0;
   CHECK(!cg::FrameBlur::validate(s, tall).ok());
   cg::BlurSettings automatic = s;

@@ -83,7 +83,10 @@ BlurSettings multirate(double sigma_x, double sigma_y, Border border) {
 }  // namespace
 
 CG_TEST(random_planes_every_border_and_size) {
-  struct Case { PlaneGeometry g; double sx, sy; Border border; bool exact; };
+  // Pitches padded by 3 samples (rows the column decimation stages sample by sample), and by
+  // whatever makes them a multiple of 16 bytes (rows it copies in 16-byte pieces, but for the
+  // last piece of a row that ends inside one).
+  struct Case { PlaneGeometry g; double sx, sy; Border border; bool exact; bool aligned = false; };
   const Case cases[] = {
       {geometry(1, 1, 4), 30, 30, Border::Replicate, true},
       {geometry(3, 2, 1), 5, 5, Border::Mirror, true},
@@ -102,13 +105,20 @@ CG_TEST(random_planes_every_border_and_size) {
       {geometry(1921, 1081, 4), 30, 30, Border::Replicate, false},
       {geometry(1921, 1081, 4), 6, 6, Border::Mirror, false},
       {geometry(1921, 1081, 1), 100, 100, Border::Reflect, false},
+      {geometry(3, 2, 1), 5, 5, Border::Replicate, true, true},
+      {geometry(385, 289, 4), 10, 10, Border::Mirror, true, true},
+      {geometry(385, 289, 3), 60, 25, Border::Replicate, true, true},
+      {geometry(200, 150, 2, 2), 8, 30, Border::Reflect, true, true},
+      {geometry(1921, 1081, 4), 30, 30, Border::Reflect, false, true},
+      {geometry(1921, 1081, 4), 100, 100, Border::Replicate, false, true},
   };
   uint32_t seed = 1;
   for (const Case& c : cases) {
-    const HostPlane in = cgtest::make_plane(c.g, 3 * c.g.bytes_per_sample, seed++);
+    const int pad = c.aligned ? static_cast<int>(15 - (c.g.row_bytes() + 15) % 16) : 3 * c.g.bytes_per_sample;
+    const HostPlane in = cgtest::make_plane(c.g, pad, seed++);
     const Outcome o = run_case(multirate(c.sx, c.sy, c.border), in, c.exact);
-    std::printf("  %dx%d C%d u%d>>%d sigma %g,%g %s: max diff %g to the stages' reference, %g to the exact Gaussian\n",
-                c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, c.g.shift, c.sx, c.sy,
+    std::printf("  %dx%d C%d u%d>>%d pitch %zu sigma %g,%g %s: max diff %g to the stages' reference, %g to the exact Gaussian\n",
+                c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, c.g.shift, in.pitch, c.sx, c.sy,
                 border_name(c.border), o.to_reference, o.to_exact);
     CHECK(o.ran);
     CHECK(o.to_reference <= 1.0);
