@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Stand-in MultirateBlur: common/reference_multirate (the same stages in double) in place of
-// the four kernels.
+// the three kernels.
 #include "cpu_plane.h"
 #include "multirate_blur.h"
 #include "reference_multirate.h"

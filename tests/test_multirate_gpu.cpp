@@ -142,7 +142,7 @@ CG_TEST(sharpen_in_the_last_pass) {
 }
 
 // Two planes of different sizes in one frame (NV12 at sigma 30: chroma at 15): each plane's
-// plan keeps the shared memory its row decimation needs, whichever was planned last.
+// plan keeps the shared memory its row pass needs, whichever was planned last.
 CG_TEST(planes_of_different_sizes) {
   PlaneSpec luma{geometry(720, 576, 1)}, chroma{geometry(360, 288, 2)};
   chroma.subsample_x = chroma.subsample_y = 2;
