@@ -8,8 +8,12 @@ namespace cudagaussian {
 
 namespace {
 
-// The column decimation launches a block row per kMultirateColumnSteps coarse rows: grid.y.
+// The column decimation launches a block row per kMultirateColumnSteps coarse rows, the column
+// interpolation one per kMultirateInterpolateSteps coarse steps: grid.y.
 constexpr int kMaxGridRows = 65535;
+// Rows, and samples of a row, past which the passes' int positions (a row plus a few sigmas
+// beyond each end) could overflow.
+constexpr double kMaxLine = 1 << 30;
 
 int padded_taps(int taps) {
   for (int v : {16, 24, 32})
@@ -63,10 +67,14 @@ Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma
   if (!g.valid()) return Status::invalid("invalid plane geometry");
   if (!(sigma_x >= 0.0 && sigma_x <= kMultirateMaxSigma) || !(sigma_y >= 0.0 && sigma_y <= kMultirateMaxSigma))
     return Status::invalid("multirate: sigma must be between 0 and " + std::to_string(static_cast<int>(kMultirateMaxSigma)));
+  if (static_cast<double>(g.width) * g.channels > kMaxLine || g.height > kMaxLine)
+    return Status::invalid("multirate: the plane is too large (2^30 rows or samples in a row at most)");
   *x = plan_multirate_axis(g.width, sigma_x);
   *y = plan_multirate_axis(g.height, sigma_y);
   CG_TRY(multirate_layout(g, *x, *y, layout));
-  if ((y->coarse + kMultirateColumnSteps - 1) / kMultirateColumnSteps > kMaxGridRows)
+  const int steps = (g.height + y->step - 1) / y->step;
+  if ((y->coarse + kMultirateColumnSteps - 1) / kMultirateColumnSteps > kMaxGridRows ||
+      (steps + kMultirateInterpolateSteps - 1) / kMultirateInterpolateSteps > kMaxGridRows)
     return Status::invalid("multirate: the plane has too many rows (" + std::to_string(g.height) + ") for sigma_y " +
                            std::to_string(sigma_y));
   if (static_cast<double>(layout->column_splits) * y->coarse * g.samples_per_row() >= 2147483647.0)

@@ -67,7 +67,8 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
 constexpr double kMultirateMaxSigma = 10000.0;
 
 // A plane's axes and layout for sigmas in [0, kMultirateMaxSigma], or why it cannot be blurred
-// so: besides the layout, at most 65535 blocks of kMultirateColumnSteps coarse rows and fewer
+// so: besides the layout, at most 2^30 rows and samples in a row, 65535 blocks of
+// kMultirateColumnSteps coarse rows and of kMultirateInterpolateSteps coarse steps, and fewer
 // than 2^31 samples in the copies of the coarse rows.
 Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,
                             MultirateAxis* y, MultirateLayout* layout);

@@ -100,6 +100,16 @@ CG_TEST(multirate_takes_every_sigma) {
   CHECK(cg::FrameBlur::resolve(automatic, tall) != cg::Algorithm::Multirate);
   s.sigma_x = s.sigma_y = 30.0;  // step 15: few coarse rows
   CHECK(cg::FrameBlur::validate(s, tall).ok());
+  // Fewer coarse rows than that, but more blocks of the column interpolation's 8 steps.
+  tall[0].geometry.height = 600000;
+  s.sigma_x = s.sigma_y = 3.0;
+  CHECK(!cg::FrameBlur::validate(s, tall).ok());
+  s.sigma_x = s.sigma_y = 30.0;
+  CHECK(cg::FrameBlur::validate(s, tall).ok());
+  // Rows or row samples past 2^30 (the passes' positions in int).
+  std::vector<cg::PlaneSpec> wide = {plane(4, 1)};
+  wide[0].geometry.width = 1 << 29, wide[0].geometry.height = 1;
+  CHECK(!cg::FrameBlur::validate(s, wide).ok());
   automatic.sigma_x = automatic.sigma_y = 20000.0;
   CHECK(cg::FrameBlur::resolve(automatic, {plane(4, 1)}) != cg::Algorithm::Multirate);
 }
