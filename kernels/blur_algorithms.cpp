@@ -256,8 +256,9 @@ Status check_multirate(const BlurSettings& s, const std::vector<PlaneSpec>& plan
 // modelled on bench_auto's measurements (docs/bench/kernel_choices.md, "algorithm=auto"). Less
 // than half of Deriche's time at steps of 5 to 25 on a 1080p RGBA plane; more at short steps,
 // where the row pass runs on many coarse rows, and at long steps, where each thread walks more
-// phases (the more so on small planes, which fill the GPU with fewer threads); less on planes
-// of fewer channels, which Deriche does not gain from. The costliest plane decides.
+// phases (the more so on small planes, which fill the GPU with fewer threads); the part that
+// does not grow with the step less on planes of fewer channels, which Deriche does not gain
+// from. The costliest plane decides.
 double multirate_auto_cost(const BlurSettings& s, const std::vector<PlaneSpec>& planes) {
   double cost = 0.0;
   for (const PlaneSpec& p : planes) {
@@ -269,9 +270,9 @@ double multirate_auto_cost(const BlurSettings& s, const std::vector<PlaneSpec>& 
       return -1.0;
     const double shortest = std::min(x.step, y.step), longest = std::max(x.step, y.step);
     const double pixels = static_cast<double>(p.geometry.width) * p.geometry.height;
-    cost = std::max(cost, (kMultirateCostBase + kMultirateCostShortStep / (shortest * shortest) +
-                           kMultirateCostLongStep * longest * std::sqrt(kMultirateCostPixels / pixels)) *
-                              std::pow(p.geometry.channels / 4.0, kMultirateCostChannelPower));
+    cost = std::max(cost, (kMultirateCostBase + kMultirateCostShortStep / (shortest * shortest)) *
+                                  std::pow(p.geometry.channels / 4.0, kMultirateCostChannelPower) +
+                              kMultirateCostLongStep * longest * std::sqrt(kMultirateCostPixels / pixels));
   }
   return cost;
 }

@@ -25,13 +25,13 @@ constexpr int kAutoTensorFirMaxRadius = 96;
 // on tensor cores, planes of 1 or 2 channels (luma, GRAY8, interleaved chroma): the tensor-core
 // FIR's whole range, TensorFir::kMaxRadius.
 // The multirate Gaussian's cost against Deriche's (blur_algorithms.cpp, multirate_auto_cost):
-// (base + short / shortest step^2 + long x longest step x sqrt(pixels of 1080p / plane pixels))
-// x (channels / 4)^channel_power.
+// (base + short / shortest step^2) x (channels / 4)^channel_power
+//   + long x longest step x sqrt(pixels of 1080p / plane pixels).
 constexpr double kMultirateCostBase = 0.22;
 constexpr double kMultirateCostShortStep = 1.7;
-constexpr double kMultirateCostLongStep = 0.006;
+constexpr double kMultirateCostLongStep = 0.005;
 constexpr double kMultirateCostPixels = 1920.0 * 1080.0;
-constexpr double kMultirateCostChannelPower = 0.4;
+constexpr double kMultirateCostChannelPower = 0.5;
 
 struct BlurAlgorithm {
   Algorithm id;             // the element's enum value (stable)
