@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The three passes of the multirate Gaussian. The column passes give each thread one column of
-// samples and kColumnSteps coarse steps: a window of coarse-rate samples in registers, every
+// samples and a run of coarse steps: a window of coarse-rate samples in registers, every
 // phase's taps applied to it in turn (the polyphase form, common/multirate_axis.h), so that each
 // sample loaded serves every output it reaches. The column decimation stages each phase's rows
 // in shared memory, the next phase's copied in the background while this one is applied. The
-// row pass runs on the coarse rows only, one row of one channel a block, in shared memory.
+// row pass runs on the coarse rows only, in shared memory: a block takes rows of one channel in
+// turn.
 #include "multirate_blur.h"
 
 #include <algorithm>
