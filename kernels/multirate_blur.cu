@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The three passes of the multirate Gaussian. The column passes give each thread one column of
-// samples and a run of coarse steps: a window of coarse-rate samples in registers, every
+// samples and a run of coarse steps (8-bit frames decimate on tensor cores instead, as a band
+// matrix times the frame's rows): a window of coarse-rate samples in registers, every
 // phase's taps applied to it in turn (the polyphase form, common/multirate_axis.h), so that each
 // sample loaded serves every output it reaches. The column decimation stages each phase's rows
 // in shared memory, the next phase's copied in the background while this one is applied. The
@@ -19,6 +20,7 @@
 #include "multirate_layout.h"
 #include "sample_finish.h"
 #include "sample_float.cuh"
+#include "tensor_mma.cuh"
 
 namespace cudagaussian {
 
@@ -30,6 +32,9 @@ constexpr int kInterpolateSteps = kMultirateInterpolateSteps;
 constexpr int kInterpolateThreads = 128;  // sample columns of a block of the column interpolation
 constexpr int kRowThreads = kMultirateRowThreads;
 constexpr int kRowRun = kMultirateRowRun;
+constexpr int kBandTile = 16;           // rows of the frame a product of the band kernel takes
+constexpr int kBandChunkTiles = 4;      // tiles staged at once
+constexpr int kBandPitch = kColumnThreads + 16;  // bytes a staged row: lanes reading rows 2 t meet in no bank
 
 // acc[k] += sum_a taps[a] window[k + a]: kSteps outputs of one phase.
 template <int kTaps, int kSteps>
@@ -43,17 +48,17 @@ __device__ __forceinline__ void apply_phase(const float* __restrict__ taps, cons
   }
 }
 
-// Rows first, first + step, ... of the block's columns q0 .. q0 + kColumnThreads - 1 into
+// `count` rows first, first + step, ... of the block's columns q0 .. q0 + kColumnThreads - 1 into
 // `stage`: 16-byte pieces copied in the background where the frame allows (aligned, inside the
 // row), else sample by sample at once; rows beyond the frame's edges by the border rule, columns
 // past its last as zeros.
-template <int kRows, typename T>
-__device__ __forceinline__ void stage_rows(T (&stage)[kRows][kColumnThreads], const T* __restrict__ src, size_t pitch,
+template <int kRows, int kPitch, typename T>
+__device__ __forceinline__ void stage_rows(T (&stage)[kRows][kPitch], const T* __restrict__ src, size_t pitch,
                                            bool aligned, int rows, int columns, Border border, int first, int step,
-                                           int q0) {
+                                           int q0, int count = kRows) {
   constexpr int kPiece = 16 / sizeof(T);
   constexpr int kPieces = kColumnThreads / kPiece;
-  for (int p = threadIdx.x; p < kRows * kPieces; p += kColumnThreads) {
+  for (int p = threadIdx.x; p < count * kPieces; p += kColumnThreads) {
     const int i = p / kPieces, c = (p - i * kPieces) * kPiece;
     const T* line = src + static_cast<size_t>(border_index(first + step * i, rows, border)) * pitch + q0 + c;
     if (aligned && q0 + c + kPiece <= columns) {
@@ -99,6 +104,113 @@ decimate_columns_kernel(const T* __restrict__ src, size_t src_pitch, bool aligne
 #pragma unroll
   for (int k = 0; k < kColumnSteps; ++k)
     if (k0 + k < coarse) column[static_cast<size_t>(k0 + k) * width] = acc[k];
+}
+
+// Column decimation of 8-bit samples on tensor cores (compute capability 8.0 on). The coarse
+// rows k0 .. k0 + 15 of a block's sample columns are the band matrix T[m][i] = decimate[i - step
+// m] (fp16 taps in two parts, multirate_band_tiles) times the frame's rows first .. first + 16
+// tiles - 1, one 16-row tile a product. Block z takes tiles z * split_tiles on. A warp multiplies
+// 32 sample columns: product j takes its columns 4 n + j (n = 0 .. 7), so that one 4-byte load
+// gives a lane its sample of all four products. Samples are exact in fp16; the sums are fp32.
+__device__ __forceinline__ unsigned bytes_to_halves(unsigned low_row, unsigned high_row, int byte) {
+  // 0x6400 | b is the fp16 1024 + b: byte `byte` of each row, less 1024, exactly.
+  const unsigned picked = __byte_perm(low_row, high_row, byte | (4 + byte) << 8);
+  const unsigned biased = (picked & 0x00ff00ffu) | 0x64006400u;
+  half2 h;
+  std::memcpy(&h, &biased, sizeof h);
+  h = __hsub2(h, __float2half2_rn(1024.0f));
+  unsigned u;
+  std::memcpy(&u, &h, sizeof u);
+  return u;
+}
+
+template <int C>
+__global__ void __launch_bounds__(kColumnThreads)
+decimate_columns_band_kernel(const uint8_t* __restrict__ src, size_t src_pitch, bool aligned, int rows, int width,
+                             Border border, int step, int lead, int radius, int coarse, int tiles, int split_tiles,
+                             const uint4* __restrict__ band, float* __restrict__ out) {
+  __shared__ alignas(16) uint8_t stage[2][kBandChunkTiles * kBandTile][kBandPitch];
+  __shared__ uint4 fragments[2][kBandChunkTiles][64];  // the band's tiles of a chunk: [part][lane]
+  const int columns = width * C;
+  const int q0 = blockIdx.x * kColumnThreads;
+  const int k0 = blockIdx.y * kColumnSteps;
+  const int t0 = blockIdx.z * split_tiles, t1 = min(tiles, t0 + split_tiles);
+  const int first = step * (k0 - lead) - radius;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int g = lane / 4, t = lane % 4;
+  // The frame's rows and the band's fragments of the tiles from `from` on, in the background.
+  auto stage_chunk = [&](int buffer, int from) {
+    const int count = min(kBandChunkTiles, t1 - from);
+    stage_rows(stage[buffer], src, src_pitch, aligned, rows, columns, border, first + kBandTile * from, 1, q0,
+               kBandTile * count);
+    for (int i = threadIdx.x; i < count * 64; i += kColumnThreads)
+      copy_async<16>(&fragments[buffer][0][0] + i, band + static_cast<size_t>(from) * 64 + i);
+  };
+  float acc[4][4] = {};
+  if (t0 < t1) stage_chunk(0, t0);
+  for (int c = t0; c < t1; c += kBandChunkTiles) {
+    const int b = (c - t0) / kBandChunkTiles & 1;
+    wait_async_copies();
+    __syncthreads();  // chunk c staged; every warp done with the other buffers
+    if (c + kBandChunkTiles < t1) stage_chunk(b ^ 1, c + kBandChunkTiles);
+    const int n = min(kBandChunkTiles, t1 - c);
+    const uint8_t* rows_at = &stage[b][2 * t][warp * 32 + 4 * g];
+    for (int j = 0; j < n; ++j) {
+      const uint4 high = fragments[b][j][lane], low = fragments[b][j][32 + lane];
+      const unsigned a_high[4] = {high.x, high.y, high.z, high.w}, a_low[4] = {low.x, low.y, low.z, low.w};
+      const uint8_t* at = rows_at + kBandTile * kBandPitch * j;
+      const unsigned r0 = *reinterpret_cast<const unsigned*>(at);
+      const unsigned r1 = *reinterpret_cast<const unsigned*>(at + kBandPitch);
+      const unsigned r8 = *reinterpret_cast<const unsigned*>(at + 8 * kBandPitch);
+      const unsigned r9 = *reinterpret_cast<const unsigned*>(at + 9 * kBandPitch);
+#pragma unroll
+      for (int p = 0; p < 4; ++p) {
+        const unsigned b0 = bytes_to_halves(r0, r1, p), b1 = bytes_to_halves(r8, r9, p);
+        multiply_add(acc[p], a_high, b0, b1);
+        multiply_add(acc[p], a_low, b0, b1);
+      }
+    }
+  }
+  // acc[p]: coarse rows g (0, 1) and g + 8 (2, 3) at the warp's columns 8 t + p (0, 2) and 8 t +
+  // 4 + p (1, 3). With four channels those are channel p of pixels 2 t and 2 t + 1, stored
+  // together; with fewer, the warp's 16 x 32 sums go through shared memory so that a store
+  // writes consecutive pixels.
+  float* copy = out + static_cast<size_t>(blockIdx.z) * C * coarse * width;
+  if constexpr (C == 4) {
+    const int x = q0 / 4 + warp * 8 + 2 * t;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int k = k0 + g + 8 * half;
+      if (k >= coarse) continue;
+#pragma unroll
+      for (int p = 0; p < 4; ++p) {
+        const float v0 = acc[p][2 * half] * kMultirateBandScaleInverse;
+        const float v1 = acc[p][2 * half + 1] * kMultirateBandScaleInverse;
+        float* at = copy + (static_cast<size_t>(p) * coarse + k) * width + x;
+        if (x + 1 < width && width % 2 == 0) {
+          *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+        } else {
+          if (x < width) at[0] = v0;
+          if (x + 1 < width) at[1] = v1;
+        }
+      }
+    }
+  } else {
+    __syncthreads();  // every warp done with the staged rows, whose memory now holds the sums
+    float(*sums)[kColumnSteps][33] = reinterpret_cast<float(*)[kColumnSteps][33]>(&stage[0][0][0]);
+    static_assert(sizeof(stage) >= sizeof(float) * 4 * kColumnSteps * 33, "the sums fit the staged rows");
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+#pragma unroll
+      for (int p = 0; p < 4; ++p)
+        sums[warp][g + 8 * (e / 2)][8 * t + 4 * (e % 2) + p] = acc[p][e] * kMultirateBandScaleInverse;
+    __syncwarp();
+    const int q = q0 + warp * 32 + lane;
+    if (q >= columns) return;
+    const int x = q / C, channel = q - x * C;
+    float* at = copy + static_cast<size_t>(channel) * coarse * width + x;
+    for (int r = 0; r < kColumnSteps && k0 + r < coarse; ++r) at[static_cast<size_t>(k0 + r) * width] = sums[warp][r][lane];
+  }
 }
 
 // Column interpolation into the frame: row m = step Q + phase takes coarse rows Q .. Q + kTaps
@@ -251,6 +363,31 @@ void append_phases(std::vector<float>& all, int phases, int padded, int taps, co
     for (int a = 0; a < padded; ++a) all.push_back(a < taps ? static_cast<float>(tap(v, a)) : 0.0f);
 }
 
+// The column decimation's band, T[m][i] = decimate[i - step m] (m < 16 coarse rows, i the frame
+// rows from the first a block reads), in tiles of 16 rows as the lanes of mma.sync hold it,
+// [tile][high part, low part][lane][8 halves]:
+// register r of lane (g = lane / 4, t = lane % 4) holds row g + 8 (r % 2), columns 2 t + 8 (r / 2)
+// and the next. Each tap, scaled by kMultirateBandScale, is a high fp16 part and the low part
+// left over, so that the two products carry it to about 2^-22 of its value.
+std::vector<half> band_fragments(const MultirateAxis& y, int tiles) {
+  std::vector<half> band(static_cast<size_t>(tiles) * 32 * 16);
+  const int taps = static_cast<int>(y.decimate.size());
+  for (int tile = 0; tile < tiles; ++tile)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int r = 0; r < 4; ++r)
+        for (int h = 0; h < 2; ++h) {
+          const int m = lane / 4 + 8 * (r % 2), i = kBandTile * tile + 2 * (lane % 4) + 8 * (r / 2) + h;
+          const int j = i - y.step * m;
+          const double v = j >= 0 && j < taps ? y.decimate[j] * kMultirateBandScale : 0.0;
+          const half high = __float2half_rn(static_cast<float>(v));
+          const half low = __float2half_rn(static_cast<float>(v - static_cast<double>(__half2float(high))));
+          const size_t at = (static_cast<size_t>(tile) * 64 + lane) * 8 + 2 * r + h;
+          band[at] = high;
+          band[at + 32 * 8] = low;
+        }
+  return band;
+}
+
 // Calls f(std::integral_constant<int, taps>()) for a padded tap count of the layout.
 template <class F>
 void with_taps(int taps, const F& f) {
@@ -258,6 +395,17 @@ void with_taps(int taps, const F& f) {
     case 16: f(std::integral_constant<int, 16>()); break;
     case 24: f(std::integral_constant<int, 24>()); break;
     default: f(std::integral_constant<int, 32>()); break;
+  }
+}
+
+// Calls f(std::integral_constant<int, channels>()) for 1 to 4 channels.
+template <class F>
+void with_channels(int channels, const F& f) {
+  switch (channels) {
+    case 1: f(std::integral_constant<int, 1>()); break;
+    case 2: f(std::integral_constant<int, 2>()); break;
+    case 3: f(std::integral_constant<int, 3>()); break;
+    default: f(std::integral_constant<int, 4>()); break;
   }
 }
 
@@ -269,9 +417,10 @@ Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_
   // The row pass's blocks may use more than the default 48 KB of shared memory. The limit
   // belongs to the kernel, shared by every plan: always the device's maximum, so that a plan for
   // a narrower plane (a chroma plane) never lowers what another plan relies on.
-  int device = 0, optin = 0;
+  int device = 0, optin = 0, major = 0;
   CG_CUDA_TRY(cudaGetDevice(&device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  CG_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   Status attributes = Status::success();
   with_taps(layout_.row_taps, [&](auto taps_count) {
     cudaFuncAttributes kernel{};
@@ -314,6 +463,12 @@ Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_
   CG_TRY(taps_.reserve(taps.size() * sizeof(float)));
   CG_CUDA_TRY(cudaMemcpy(taps_.get(), taps.data(), taps.size() * sizeof(float), cudaMemcpyHostToDevice));
 
+  band_columns_ = g.bytes_per_sample == 1 && major >= 8 && layout_.column_splits <= kMultirateBandMaxSplits;
+  if (band_columns_) {
+    const std::vector<half> band = band_fragments(y_, layout_.band_tiles);
+    CG_TRY(band_.reserve(band.size() * sizeof(half)));
+    CG_CUDA_TRY(cudaMemcpy(band_.get(), band.data(), band.size() * sizeof(half), cudaMemcpyHostToDevice));
+  }
   CG_TRY(coarse_rows_.reserve(static_cast<size_t>(layout_.column_splits) * y_.coarse * g.samples_per_row() *
                               sizeof(float)));
   geometry_ = g;
@@ -332,10 +487,18 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
 
   // 1. The columns, decimated from the frame into the copies of the coarse rows.
   const bool aligned = reinterpret_cast<uintptr_t>(src) % 16 == 0 && src_pitch * sizeof(T) % 16 == 0;
-  with_taps(layout_.decimate_column_taps, [&](auto taps_count) {
-    const dim3 grid((columns + kColumnThreads - 1) / kColumnThreads, (y_.coarse + kColumnSteps - 1) / kColumnSteps,
-                    layout_.column_splits);
-    decimate_columns_kernel<taps_count(), T><<<grid, kColumnThreads, 0, stream>>>(
+  const dim3 column_grid((columns + kColumnThreads - 1) / kColumnThreads,
+                         (y_.coarse + kColumnSteps - 1) / kColumnSteps, layout_.column_splits);
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    if (band_columns_)
+      with_channels(g.channels, [&](auto c) {
+        decimate_columns_band_kernel<c()><<<column_grid, kColumnThreads, 0, stream>>>(
+            src, src_pitch, aligned, g.height, g.width, border_, y_.step, y_.lead, y_.decimate_radius, y_.coarse,
+            layout_.band_tiles, layout_.band_split_tiles, static_cast<const uint4*>(band_.get()), coarse_rows);
+      });
+  }
+  if (!band_columns_) with_taps(layout_.decimate_column_taps, [&](auto taps_count) {
+    decimate_columns_kernel<taps_count(), T><<<column_grid, kColumnThreads, 0, stream>>>(
         src, src_pitch, aligned, g.shift, g.height, g.width, g.channels, border_, y_.step, y_.lead,
         y_.decimate_radius, y_.coarse, layout_.split_phases, taps + taps_at_[0], coarse_rows);
   });
@@ -376,6 +539,7 @@ Status MultirateBlur::run(const void* src, size_t src_pitch, void* dst, size_t d
 
 void MultirateBlur::release() {
   taps_.release();
+  band_.release();
   coarse_rows_.release();
   planned_ = false;
 }

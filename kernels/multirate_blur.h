@@ -24,6 +24,8 @@ class MultirateBlur : public PlaneBlur {
 
   const MultirateAxis& x_axis() const { return x_; }
   const MultirateAxis& y_axis() const { return y_; }
+  // Whether the planned column decimation runs on tensor cores.
+  bool tensor_core_columns() const { return band_columns_; }
 
  private:
   template <typename T>
@@ -38,6 +40,10 @@ class MultirateBlur : public PlaneBlur {
   // one after another.
   DeviceBuffer taps_;
   size_t taps_at_[4] = {0, 0, 0, 0};
+  // 8-bit planes on compute capability 8.0 and later decimate their columns on tensor cores:
+  // the band's fragments, [tile][high, low part][lane][8 halves].
+  bool band_columns_ = false;
+  DeviceBuffer band_;
   // The coarse rows at every column, planar: [split][channel][coarse row][x] (floats).
   DeviceBuffer coarse_rows_;
   int row_blocks_ = 1;  // blocks of the row pass

@@ -38,6 +38,8 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
   const int splits = std::clamp(kMultirateColumnBlocks / std::max(blocks, 1), 1, y.step);
   l.split_phases = divide_up(y.step, splits);
   l.column_splits = divide_up(y.step, l.split_phases);
+  l.band_tiles = divide_up(y.step * (kMultirateColumnSteps - 1) + static_cast<int>(y.decimate.size()), 16);
+  l.band_split_tiles = divide_up(l.band_tiles, l.column_splits);
   l.interpolate_splits = divide_up(y.step, kMultirateInterpolatePhases);
   l.interpolate_phases = divide_up(y.step, l.interpolate_splits);
 

@@ -23,6 +23,14 @@ constexpr int kMultirateColumnBlocks = 1024;
 // makes, so a short run costs few extra loads), and the most phases it makes.
 constexpr int kMultirateInterpolateSteps = 8;
 constexpr int kMultirateInterpolatePhases = 8;
+// The column decimation of 8-bit samples on tensor cores multiplies tiles of 16 frame rows by
+// the taps' band, scaled by this power of two so that the smallest taps stay normal in fp16.
+constexpr double kMultirateBandScale = 4096.0;
+constexpr float kMultirateBandScaleInverse = 1.0f / 4096.0f;
+// Where the column decimation is split into more copies than this (small planes at large
+// vertical sigma), its tensor-core kernel is slower than the FP32 one (measured:
+// docs/bench/kernel_choices.md, "Multirate Gaussian"), so the FP32 kernel runs.
+constexpr int kMultirateBandMaxSplits = 8;
 // Threads of a block of the row pass (one coarse row of one channel at a time), and the
 // consecutive outputs each makes in both its stages.
 constexpr int kMultirateRowThreads = 256;
@@ -39,6 +47,10 @@ struct MultirateLayout {
   // have fewer), each group's sums a copy of the coarse rows that the row pass adds.
   int column_splits = 1;
   int split_phases = 1;
+  // On tensor cores, each block's 16 coarse rows take `band_tiles` tiles of 16 frame rows,
+  // `band_split_tiles` to each of the column_splits copies (the last may have fewer or none).
+  int band_tiles = 0;
+  int band_split_tiles = 0;
   // The column interpolation's phases in groups of `interpolate_phases`, one a block (grid.z).
   int interpolate_splits = 1;
   int interpolate_phases = 1;

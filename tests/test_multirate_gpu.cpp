@@ -17,6 +17,7 @@
 #include "device_memory.h"
 #include "frame_run_gpu.h"
 #include "multirate_axis.h"
+#include "multirate_blur.h"
 #include "photo.h"
 #include "plane_helpers.h"
 #include "quality.h"
@@ -111,9 +112,19 @@ CG_TEST(random_planes_every_border_and_size) {
       {geometry(200, 150, 2, 2), 8, 30, Border::Reflect, true, true},
       {geometry(1921, 1081, 4), 30, 30, Border::Reflect, false, true},
       {geometry(1921, 1081, 4), 100, 100, Border::Replicate, false, true},
+      {geometry(386, 290, 2), 12, 12, Border::Replicate, true},
+      {geometry(1921, 1081, 3), 16, 16, Border::Mirror, false, true},
   };
+  // 8-bit planes decimate their columns on tensor cores where the GPU has them, unless the
+  // decimation is split into many copies: both kernels must be among the cases.
+  int tensor_cases = 0, fp32_cases = 0, device = 0, major = 0;
+  CHECK(cudaGetDevice(&device) == cudaSuccess);
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
   uint32_t seed = 1;
   for (const Case& c : cases) {
+    MultirateBlur plan;
+    CHECK(plan.plan(c.g, c.sx, c.sy, c.border).ok());
+    (plan.tensor_core_columns() ? tensor_cases : fp32_cases)++;
     const int pad = c.aligned ? static_cast<int>(15 - (c.g.row_bytes() + 15) % 16) : 3 * c.g.bytes_per_sample;
     const HostPlane in = cgtest::make_plane(c.g, pad, seed++);
     const Outcome o = run_case(multirate(c.sx, c.sy, c.border), in, c.exact);
@@ -124,6 +135,9 @@ CG_TEST(random_planes_every_border_and_size) {
     CHECK(o.to_reference <= 1.0);
     CHECK(o.to_exact <= 1.0);
   }
+  std::printf("  column decimation: %d cases on tensor cores, %d in FP32\n", tensor_cases, fp32_cases);
+  CHECK(fp32_cases > 0);
+  CHECK(major < 8 || tensor_cases > 0);
 }
 
 // The unsharp mask is applied by the last pass, with the input sample at the same place.
