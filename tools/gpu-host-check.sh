@@ -80,6 +80,8 @@ if want bench; then
     timeout 200 build-gpu/bench/bench_pipeline --live-latency --branches | tail -n +3
   } > "$OUT/pipeline_latency_branches.md" 2>/dev/null
   echo "bench_pipeline --live-latency --branches rc=$?"
+  timeout 120 build-gpu/bench/bench_lanes --csv "$OUT/bench_lanes.csv" > "$OUT/bench_lanes.md" 2>&1
+  echo "bench_lanes rc=$?"
   timeout 200 build-gpu/bench/bench_sobel --csv "$OUT/bench_sobel.csv" > "$OUT/bench_sobel.md" 2>&1
   echo "bench_sobel rc=$?"
   timeout 300 build-gpu/bench/bench_edge_aware --csv "$OUT/bench_edge_aware.csv" > "$OUT/bench_edge_aware.md" 2>&1
