@@ -72,22 +72,16 @@ Status lanes_fps(const BlurSettings& settings, const std::vector<PlaneSpec>& pla
 }  // namespace
 
 int main(int argc, char** argv) {
-  gchar* csv_option = nullptr;
-  gboolean quick_option = FALSE;
-  const GOptionEntry entries[] = {
-      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_option, "CSV output (default bench_lanes.csv)", "PATH"},
-      {"quick", 0, 0, G_OPTION_ARG_NONE, &quick_option, "Fewer frames, for a smoke test", nullptr},
-      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
-  parse_options_or_exit(&argc, &argv, "[SIGMA...]",
-                        "FrameBlur on 1080p RGBA8 frames in CUDA memory on 1 to 3 compute lanes, free-running\n"
-                        "and with three frames in flight, without GStreamer. Prints Markdown; without a CUDA\n"
-                        "device a skip line (exit 0).",
-                        entries);
+  const CsvQuickOptions options = parse_csv_quick_options(
+      &argc, &argv, "[SIGMA...]",
+      "FrameBlur on 1080p RGBA8 frames in CUDA memory on 1 to 3 compute lanes, free-running\n"
+      "and with three frames in flight, without GStreamer. Prints Markdown; without a CUDA\n"
+      "device a skip line (exit 0).",
+      "bench_lanes.csv", "Fewer frames, for a smoke test");
   std::vector<double> sigmas;
   for (int i = 1; i < argc; ++i) sigmas.push_back(std::atof(argv[i]));
   if (sigmas.empty()) sigmas = {2, 10, 30, 100};
-  const std::string csv_path = take_option_string(csv_option, "bench_lanes.csv");
-  const int count = quick_option ? 150 : 1500;
+  const int count = options.quick ? 150 : 1500;
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
 
@@ -100,7 +94,7 @@ int main(int argc, char** argv) {
   BENCH_CHECK(make_frames(planes, 128.0 * 1024 * 1024, &frames));
 
   Csv csv;
-  csv.open(csv_path, "device,sigma,algorithm,lanes,feed,fps");
+  csv.open(options.csv_path, "device,sigma,algorithm,lanes,feed,fps");
   std::printf("FrameBlur (algorithm=auto) on %s, 1080p RGBA8 frames in CUDA memory rotated over %d frames; "
               "frames a second, wall clock over %d frames, median of %d runs.\n\n",
               prop.name, frames.count, count, kRuns);

@@ -42,3 +42,23 @@ inline std::string take_option_string(gchar* value, const std::string& fallback)
   g_free(value);
   return s;
 }
+
+// --csv PATH and --quick, the options of the smaller benchmarks. @default_csv is the CSV written
+// without --csv ("" for none); @parameters names the positional arguments left in argc/argv.
+struct CsvQuickOptions {
+  std::string csv_path;
+  bool quick = false;
+};
+inline CsvQuickOptions parse_csv_quick_options(int* argc, char*** argv, const char* parameters, const char* summary,
+                                               const char* default_csv, const char* quick_help) {
+  gchar* csv = nullptr;
+  gboolean quick = FALSE;
+  const std::string csv_help =
+      *default_csv ? std::string("CSV output (default ") + default_csv + ")" : "CSV output (none by default)";
+  const GOptionEntry entries[] = {
+      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, csv_help.c_str(), "PATH"},
+      {"quick", 0, 0, G_OPTION_ARG_NONE, &quick, quick_help, nullptr},
+      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
+  parse_options_or_exit(argc, argv, parameters, summary, entries);
+  return {take_option_string(csv, default_csv), quick != FALSE};
+}

@@ -79,21 +79,15 @@ double cpu_median_ms(Op op, double budget_s, int* runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gchar* csv_option = nullptr;
-  gboolean quick_option = FALSE;
-  const GOptionEntry entries[] = {
-      {"csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_option, "CSV output (none by default)", "PATH"},
-      {"quick", 0, 0, G_OPTION_ARG_NONE, &quick_option, "Fewer runs, for a smoke test", nullptr},
-      {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
-  parse_options_or_exit(&argc, &argv, "",
-                        "The Sobel and 5x5/273 blur tables of Afif et al.: the CPU reference against the\n"
-                        "GPU kernels, 64x64 to 4096x4096 GRAY8. Prints Markdown; without a CUDA device a\n"
-                        "skip line (exit 0).",
-                        entries);
+  const CsvQuickOptions options = parse_csv_quick_options(
+      &argc, &argv, "",
+      "The Sobel and 5x5/273 blur tables of Afif et al.: the CPU reference against the\n"
+      "GPU kernels, 64x64 to 4096x4096 GRAY8. Prints Markdown; without a CUDA device a\n"
+      "skip line (exit 0).",
+      "", "Fewer runs, for a smoke test");
   allow_positional_or_exit(argc, argv, 0);
-  const std::string csv_path = take_option_string(csv_option, "");
-  const char* csv = csv_path.empty() ? nullptr : csv_path.c_str();
-  const bool quick = quick_option;
+  const char* csv = options.csv_path.empty() ? nullptr : options.csv_path.c_str();
+  const bool quick = options.quick;
   cudaDeviceProp prop;
   if (!gpu_for_bench(&prop)) return 0;
   const int iterations = quick ? 20 : 100;
