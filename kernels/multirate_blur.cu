@@ -540,6 +540,7 @@ Status MultirateBlur::run(const void* src, size_t src_pitch, void* dst, size_t d
 void MultirateBlur::release() {
   taps_.release();
   band_.release();
+  band_columns_ = false;
   coarse_rows_.release();
   planned_ = false;
 }
