@@ -216,37 +216,64 @@ decimate_columns_band_kernel(const uint8_t* __restrict__ src, size_t src_pitch, 
 // Column interpolation into the frame: row m = step Q + phase takes coarse rows Q .. Q + kTaps
 // - 1 with the phase's taps, then the finishing step, rounding and the store. A thread makes
 // kInterpolateSteps values of Q of one sample column for the phases from blockIdx.z * phases
-// on, all from one window. The coarse rows are planar: [channel][Q][x].
+// on, all from one window. The coarse rows are planar: [channel][Q][x]. Where the finish reads
+// the input (kept channels, the unsharp mask), the block copies the input rows it finishes into
+// shared memory in the background first, whole 16-byte pieces, while it loads its window.
 template <int kTaps, typename T>
 __global__ void __launch_bounds__(kInterpolateThreads)
 interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, int rows, int width, int channels,
                            int step, int phases, const float* __restrict__ taps, const T* __restrict__ src,
-                           size_t src_pitch, T* __restrict__ dst, size_t dst_pitch, int shift, float max_value,
-                           SampleFinish finish) {
+                           size_t src_pitch, bool aligned, T* __restrict__ dst, size_t dst_pitch, int shift,
+                           float max_value, SampleFinish finish) {
   constexpr int kWindow = kInterpolateSteps + kTaps - 1;
-  const int q = blockIdx.x * kInterpolateThreads + threadIdx.x;
+  __shared__ alignas(16) T inputs[kInterpolateSteps * kMultirateInterpolatePhases][kInterpolateThreads];
+  const int columns = width * channels;
+  const int qb = blockIdx.x * kInterpolateThreads, q = qb + threadIdx.x;
   const int q0 = blockIdx.y * kInterpolateSteps;
-  if (q >= width * channels) return;
-  const int x = q / channels, channel = q - x * channels;
+  const int phase_begin = blockIdx.z * phases, phase_end = min(step, phase_begin + phases);
+  const int phase_count = phase_end - phase_begin;
+  // Staged row k phase_count + (phase - phase_begin) is frame row step (q0 + k) + phase.
+  const bool finishing = finish.active();
+  if (finishing) {
+    constexpr int kPiece = 16 / sizeof(T);
+    constexpr int kPieces = kInterpolateThreads / kPiece;
+    for (int p = threadIdx.x; p < kInterpolateSteps * phase_count * kPieces; p += kInterpolateThreads) {
+      const int i = p / kPieces, c = (p - i * kPieces) * kPiece;
+      const int k = i / phase_count, m = step * (q0 + k) + phase_begin + (i - k * phase_count);
+      if (m >= rows) continue;
+      const T* line = src + static_cast<size_t>(m) * src_pitch + qb + c;
+      if (aligned && qb + c + kPiece <= columns)
+        copy_async<16>(&inputs[i][c], line);
+      else
+        for (int e = 0; e < kPiece && qb + c + e < columns; ++e) inputs[i][c + e] = line[e];
+    }
+  }
+  const bool inside = q < columns;
+  const int x = inside ? q / channels : 0, channel = q - x * channels;
   const float* column = coarse + static_cast<size_t>(channel) * coarse_rows * width + x;
   float window[kWindow];
 #pragma unroll
-  for (int i = 0; i < kWindow; ++i) window[i] = column[static_cast<size_t>(min(q0 + i, coarse_rows - 1)) * width];
-  const int phase_end = min(step, static_cast<int>(blockIdx.z + 1) * phases);
-  const bool finishing = finish.active();
-  for (int phase = blockIdx.z * phases; phase < phase_end; ++phase) {
+  for (int i = 0; i < kWindow; ++i)
+    window[i] = inside ? column[static_cast<size_t>(min(q0 + i, coarse_rows - 1)) * width] : 0.0f;
+  if (finishing) {
+    wait_async_copies();
+    __syncthreads();
+  }
+  if (!inside) return;
+  for (int phase = phase_begin; phase < phase_end; ++phase) {
     float acc[kInterpolateSteps] = {};
     apply_phase<kTaps, kInterpolateSteps>(taps + phase * kTaps, window, acc);
     const int m0 = step * q0 + phase;
     const int count = min(kInterpolateSteps, (rows - m0 + step - 1) / step);
-    const T* in = src + static_cast<size_t>(m0) * src_pitch + q;
     T* out = dst + static_cast<size_t>(m0) * dst_pitch + q;
-    const size_t in_stride = static_cast<size_t>(step) * src_pitch, out_stride = static_cast<size_t>(step) * dst_pitch;
+    const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
 #pragma unroll
     for (int k = 0; k < kInterpolateSteps; ++k) {
       if (k >= count) break;
       float v = acc[k];
-      if (finishing) v = finish_sample(finish, v, sample_as_float(in[k * in_stride], shift), channel);
+      if (finishing)
+        v = finish_sample(finish, v, sample_as_float(inputs[k * phase_count + phase - phase_begin][threadIdx.x], shift),
+                          channel);
       out[k * out_stride] = stored_sample<T>(v, max_value, shift);
     }
   }
@@ -520,7 +547,8 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
                     (steps + kInterpolateSteps - 1) / kInterpolateSteps, layout_.interpolate_splits);
     interpolate_columns_kernel<taps_count(), T><<<grid, kInterpolateThreads, 0, stream>>>(
         coarse_rows, y_.coarse, g.height, g.width, g.channels, y_.step, layout_.interpolate_phases,
-        taps + taps_at_[1], src, src_pitch, dst, dst_pitch, g.shift, static_cast<float>(g.max_value()), finish_);
+        taps + taps_at_[1], src, src_pitch, aligned, dst, dst_pitch, g.shift, static_cast<float>(g.max_value()),
+        finish_);
   });
   CG_CUDA_TRY(cudaGetLastError());
   return launch_check();

@@ -36,6 +36,7 @@ struct Outcome {
   double to_exact = -1.0;      // max |out - round(exact Gaussian)|, -1 where not computed
   double to_reference = 0.0;   // max |out - round(reference_multirate)|
   double psnr = 0.0;           // against the exact Gaussian, where computed
+  long kept_changed = 0;       // samples of a kept channel that differ from the input
 };
 
 double worst_rounded(const PlaneGeometry& g, const PlaneValues& got, const PlaneValues& ref) {
@@ -45,25 +46,30 @@ double worst_rounded(const PlaneGeometry& g, const PlaneValues& got, const Plane
   return worst;
 }
 
-Outcome run_case(const BlurSettings& s, const HostPlane& in, bool exact) {
+// keep_last: the plane's last channel is alpha, left out of s.parts, so copied from the input.
+Outcome run_case(const BlurSettings& s, const HostPlane& in, bool exact, bool keep_last = false) {
   Outcome o;
   std::vector<std::vector<uint8_t>> out;
   std::string error;
   const PlaneGeometry& g = in.g;
-  if (!cgtest::run_gpu(s, {PlaneSpec{g}}, {in}, out, error)) {
+  PlaneSpec spec{g};
+  if (keep_last) spec.channel_parts[g.channels - 1] = kPartAlpha;
+  if (!cgtest::run_gpu(s, {spec}, {in}, out, error)) {
     std::printf("  failed: %s\n", error.c_str());
     return o;
   }
   o.ran = true;
   const PlaneValues x = read_plane(g, in.bytes.data(), in.pitch);
   const PlaneValues got = read_plane(g, out[0].data(), in.pitch);
-  const SampleFinish finish = make_sample_finish(s.sharpen, s.sharpen_threshold, g.max_value(), 0u);
+  const SampleFinish finish = make_sample_finish(s.sharpen, s.sharpen_threshold, g.max_value(), kept_channels(spec, s.parts));
   const PlaneValues reference = finish_values(
       g, x,
       reference_multirate(g, x, plan_multirate_axis(g.width, s.sigma_x), plan_multirate_axis(g.height, s.sigma_y),
                           s.border),
       finish);
   o.to_reference = worst_rounded(g, got, reference);
+  if (keep_last)
+    for (size_t i = g.channels - 1; i < x.size(); i += g.channels) o.kept_changed += got[i] != x[i];
   if (exact) {
     const PlaneValues e = finish_values(g, x, exact_gaussian(g, x, s.sigma_x, s.sigma_y, s.border), finish);
     o.to_exact = worst_rounded(g, got, e);
@@ -153,6 +159,37 @@ CG_TEST(sharpen_in_the_last_pass) {
     CHECK(o.to_reference <= 1.0);
     CHECK(o.to_exact <= 1.0);
   }
+}
+
+// A kept channel (alpha, the element's default) and the unsharp mask read the input in the last
+// pass, which stages its rows first: every layout of those rows (phases split across blocks at
+// large sigmas, pitches copied in 16-byte pieces or sample by sample, 8 and 16 bits).
+CG_TEST(kept_channel_and_sharpen_at_every_step) {
+  struct Case { PlaneGeometry g; bool aligned; };
+  const Case cases[] = {
+      {geometry(385, 289, 4), false},
+      {geometry(1921, 1081, 4), true},
+      {geometry(200, 150, 2, 2), true},
+      {geometry(201, 150, 2, 2), false},
+      {geometry(387, 290, 3), false},
+  };
+  uint32_t seed = 40;
+  for (const Case& c : cases)
+    for (double sigma : {10.0, 30.0, 100.0})
+      for (double amount : {0.0, 1.2}) {
+        BlurSettings s = multirate(sigma, sigma, Border::Mirror);
+        s.parts = kAllParts & ~kPartAlpha;
+        s.sharpen = amount;
+        const int pad = c.aligned ? static_cast<int>(15 - (c.g.row_bytes() + 15) % 16) : 3 * c.g.bytes_per_sample;
+        const HostPlane in = cgtest::make_plane(c.g, pad, seed++);
+        const Outcome o = run_case(s, in, false, true);
+        std::printf("  %dx%d C%d u%d pitch %zu sigma %g sharpen %g, last channel kept: max diff %g, %ld kept samples "
+                    "changed\n", c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, in.pitch, sigma, amount,
+                    o.to_reference, o.kept_changed);
+        CHECK(o.ran);
+        CHECK(o.to_reference <= 1.0);
+        CHECK(o.kept_changed == 0);
+      }
 }
 
 // Two planes of different sizes in one frame (NV12 at sigma 30: chroma at 15): each plane's
