@@ -7,7 +7,9 @@
 //   queue of 3     three frames in flight: before launching a frame the host waits for the one
 //                  launched three frames earlier, as the element does before it hands a frame on.
 //
-// Frames rotate beyond the L2 (rotating_frames.h). Frames a second: wall clock over 1500 frames
+// Each case runs twice: every channel blurred, and alpha kept from the input (the element's
+// default `planes`), whose last pass also reads the input. Frames rotate beyond the L2
+// (rotating_frames.h). Frames a second: wall clock over 1500 frames
 // (150 with --quick) after 30 of warm-up, median of 5 runs. The same work through `appsrc !
 // cudagaussian ! fakesink` is bench_pipeline's cudamem rows: the difference is what GStreamer
 // and the element add.
@@ -90,28 +92,35 @@ int main(int argc, char** argv) {
   g.height = 1080;
   g.channels = 4;
   const std::vector<PlaneSpec> planes{PlaneSpec{g}};
+  std::vector<PlaneSpec> alpha_planes = planes;
+  alpha_planes[0].channel_parts[3] = kPartAlpha;
   Frames frames;
   BENCH_CHECK(make_frames(planes, 128.0 * 1024 * 1024, &frames));
 
   Csv csv;
-  csv.open(options.csv_path, "device,sigma,algorithm,lanes,feed,fps");
+  csv.open(options.csv_path, "device,sigma,algorithm,alpha,lanes,feed,fps");
   std::printf("FrameBlur (algorithm=auto) on %s, 1080p RGBA8 frames in CUDA memory rotated over %d frames; "
               "frames a second, wall clock over %d frames, median of %d runs.\n\n",
               prop.name, frames.count, count, kRuns);
-  std::printf("| sigma | algorithm | lanes | free-running fps | queue of %d fps |\n|---:|---|---:|---:|---:|\n", kDepth);
-  for (double sigma : sigmas) {
-    BlurSettings settings;
-    settings.sigma_x = settings.sigma_y = sigma;
-    const char* algorithm = algorithm_name(FrameBlur::resolve(settings, planes));
-    for (int lanes = 1; lanes <= kMaxLanes; ++lanes) {
-      double free_fps = 0, queued_fps = 0;
-      BENCH_CHECK(lanes_fps(settings, planes, frames, lanes, false, count, &free_fps));
-      BENCH_CHECK(lanes_fps(settings, planes, frames, lanes, true, count, &queued_fps));
-      std::printf("| %g | %s | %d | %.0f | %.0f |\n", sigma, algorithm, lanes, free_fps, queued_fps);
-      for (const auto& [feed, fps] : {std::pair<const char*, double>{"free-running", free_fps}, {"queue", queued_fps}})
-        csv.row("\"" + std::string(prop.name) + "\"," + std::to_string(sigma) + "," + algorithm + "," +
-                std::to_string(lanes) + "," + feed + "," + std::to_string(fps));
+  std::printf("| sigma | algorithm | alpha | lanes | free-running fps | queue of %d fps |\n"
+              "|---:|---|---|---:|---:|---:|\n", kDepth);
+  for (double sigma : sigmas)
+    for (const bool keep_alpha : {false, true}) {
+      BlurSettings settings;
+      settings.sigma_x = settings.sigma_y = sigma;
+      if (keep_alpha) settings.parts = kAllParts & ~kPartAlpha;
+      const std::vector<PlaneSpec>& specs = keep_alpha ? alpha_planes : planes;
+      const char* algorithm = algorithm_name(FrameBlur::resolve(settings, specs));
+      const char* alpha = keep_alpha ? "kept" : "blurred";
+      for (int lanes = 1; lanes <= kMaxLanes; ++lanes) {
+        double free_fps = 0, queued_fps = 0;
+        BENCH_CHECK(lanes_fps(settings, specs, frames, lanes, false, count, &free_fps));
+        BENCH_CHECK(lanes_fps(settings, specs, frames, lanes, true, count, &queued_fps));
+        std::printf("| %g | %s | %s | %d | %.0f | %.0f |\n", sigma, algorithm, alpha, lanes, free_fps, queued_fps);
+        for (const auto& [feed, fps] : {std::pair<const char*, double>{"free-running", free_fps}, {"queue", queued_fps}})
+          csv.row("\"" + std::string(prop.name) + "\"," + std::to_string(sigma) + "," + algorithm + "," + alpha + "," +
+                  std::to_string(lanes) + "," + feed + "," + std::to_string(fps));
+      }
     }
-  }
   return 0;
 }
