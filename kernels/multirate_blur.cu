@@ -279,12 +279,19 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   }
 }
 
+// The channels the row pass filters: those the finish does not keep (a kept channel's coarse
+// rows are never used), `count` of them, in order.
+struct RowChannels {
+  int count = 0;
+  int channel[4] = {};
+};
+
 // Where the row pass keeps its parts in shared memory (MultirateLayout, in floats).
 struct RowShared {
   int line, span, coarse, partial;
 };
 
-// The row pass: a block takes coarse rows of one channel (`lines` of them, planar) in turn.
+// The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
 // Each is staged with its borders (by the border rule), the decimation's copies added, by phase:
 // position first + step n + v at line[v span + (n % kRowRun) slice + n / kRowRun]. The
 // decimation gives a thread kRowRun consecutive coarse pixels and a share of the phases (the
@@ -293,9 +300,10 @@ struct RowShared {
 // which is then written over the first copy.
 template <int kTaps>
 __global__ void __launch_bounds__(kRowThreads)
-blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int splits, int lines, int width,
-                        Border border, int step, int lead, int radius, int extent, int coarse,
-                        const float* __restrict__ decimate, const float* __restrict__ interpolate, RowShared parts) {
+blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int splits, RowChannels channels,
+                        int channel_lines, int width, Border border, int step, int lead, int radius, int extent,
+                        int coarse, const float* __restrict__ decimate, const float* __restrict__ interpolate,
+                        RowShared parts) {
   constexpr int kWindow = kRowRun + kTaps - 1;
   extern __shared__ float shared[];
   float* line = shared;
@@ -315,8 +323,10 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
   const int v_advance = kRowThreads / parts.span, n_advance = kRowThreads - v_advance * parts.span;
   const int v_first = threadIdx.x / parts.span, n_first = threadIdx.x - v_first * parts.span;
 
+  const int lines = channels.count * channel_lines;
   for (int index = blockIdx.x; index < lines; index += gridDim.x) {
-    float* row = rows + static_cast<size_t>(index) * width;
+    const int c = index / channel_lines;
+    float* row = rows + (static_cast<size_t>(channels.channel[c]) * channel_lines + index - c * channel_lines) * width;
     int v = v_first, n = n_first;
     while (v < step) {
       const int e = step * n + v;
@@ -534,9 +544,12 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
   with_taps(layout_.row_taps, [&](auto taps_count) {
     const RowShared parts{layout_.row_line_floats, layout_.row_span, layout_.row_coarse_floats,
                           layout_.row_partial_floats};
+    RowChannels filtered;
+    for (int c = 0; c < g.channels; ++c)
+      if (!((finish_.keep >> c) & 1u)) filtered.channel[filtered.count++] = c;
     blur_coarse_rows_kernel<taps_count()><<<row_blocks_, kRowThreads, layout_.row_bytes, stream>>>(
-        coarse_rows, static_cast<size_t>(y_.coarse) * columns, layout_.column_splits, g.channels * y_.coarse,
-        g.width, border_, x_.step, x_.lead, x_.decimate_radius, layout_.row_extent, x_.coarse, taps + taps_at_[2],
+        coarse_rows, static_cast<size_t>(y_.coarse) * columns, layout_.column_splits, filtered, y_.coarse, g.width,
+        border_, x_.step, x_.lead, x_.decimate_radius, layout_.row_extent, x_.coarse, taps + taps_at_[2],
         taps + taps_at_[3], parts);
   });
   CG_CUDA_TRY(cudaGetLastError());
