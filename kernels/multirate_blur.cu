@@ -48,25 +48,34 @@ __device__ __forceinline__ void apply_phase(const float* __restrict__ taps, cons
   }
 }
 
-// `count` rows first, first + step, ... of the block's columns q0 .. q0 + kColumnThreads - 1 into
-// `stage`: 16-byte pieces copied in the background where the frame allows (aligned, inside the
-// row), else sample by sample at once; rows beyond the frame's edges by the border rule, columns
-// past its last as zeros.
-template <int kRows, int kPitch, typename T>
+// `count` rows of the block's sample columns q0 .. q0 + kColumnThreads - 1 into `stage`, row i
+// from the frame's row row_of(i) (a row inside the frame): 16-byte pieces copied in the
+// background where the frame allows (aligned, inside the row), else sample by sample at once;
+// columns past the row's last as zeros.
+template <int kRows, int kPitch, typename T, class RowOf>
 __device__ __forceinline__ void stage_rows(T (&stage)[kRows][kPitch], const T* __restrict__ src, size_t pitch,
-                                           bool aligned, int rows, int columns, Border border, int first, int step,
-                                           int q0, int count = kRows) {
+                                           bool aligned, int columns, int q0, int count, const RowOf& row_of) {
   constexpr int kPiece = 16 / sizeof(T);
   constexpr int kPieces = kColumnThreads / kPiece;
   for (int p = threadIdx.x; p < count * kPieces; p += kColumnThreads) {
     const int i = p / kPieces, c = (p - i * kPieces) * kPiece;
-    const T* line = src + static_cast<size_t>(border_index(first + step * i, rows, border)) * pitch + q0 + c;
+    const T* line = src + static_cast<size_t>(row_of(i)) * pitch + q0 + c;
     if (aligned && q0 + c + kPiece <= columns) {
       copy_async<16>(&stage[i][c], line);
     } else {
       for (int e = 0; e < kPiece; ++e) stage[i][c + e] = q0 + c + e < columns ? line[e] : T(0);
     }
   }
+}
+
+// Rows first, first + step, ... (`count` of them), those beyond the frame's edges by the border
+// rule: what the column decimation reads.
+template <int kRows, int kPitch, typename T>
+__device__ __forceinline__ void stage_rows(T (&stage)[kRows][kPitch], const T* __restrict__ src, size_t pitch,
+                                           bool aligned, int rows, int columns, Border border, int first, int step,
+                                           int q0, int count = kRows) {
+  stage_rows(stage, src, pitch, aligned, columns, q0, count,
+             [=](int i) { return border_index(first + step * i, rows, border); });
 }
 
 // Column decimation: coarse[k][q] = sum_j taps x[position(k) - radius + j][q] for kColumnSteps
@@ -234,20 +243,12 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   const int phase_count = phase_end - phase_begin;
   // Staged row k phase_count + (phase - phase_begin) is frame row step (q0 + k) + phase.
   const bool finishing = finish.active();
-  if (finishing) {
-    constexpr int kPiece = 16 / sizeof(T);
-    constexpr int kPieces = kInterpolateThreads / kPiece;
-    for (int p = threadIdx.x; p < kInterpolateSteps * phase_count * kPieces; p += kInterpolateThreads) {
-      const int i = p / kPieces, c = (p - i * kPieces) * kPiece;
-      const int k = i / phase_count, m = step * (q0 + k) + phase_begin + (i - k * phase_count);
-      if (m >= rows) continue;
-      const T* line = src + static_cast<size_t>(m) * src_pitch + qb + c;
-      if (aligned && qb + c + kPiece <= columns)
-        copy_async<16>(&inputs[i][c], line);
-      else
-        for (int e = 0; e < kPiece && qb + c + e < columns; ++e) inputs[i][c + e] = line[e];
-    }
-  }
+  static_assert(kInterpolateThreads == kColumnThreads, "stage_rows covers a block's columns");
+  if (finishing)
+    stage_rows(inputs, src, src_pitch, aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
+      const int k = i / phase_count;
+      return min(step * (q0 + k) + phase_begin + i - k * phase_count, rows - 1);  // past the last: never read
+    });
   const bool inside = q < columns;
   const int x = inside ? q / channels : 0, channel = q - x * channels;
   const float* column = coarse + static_cast<size_t>(channel) * coarse_rows * width + x;
