@@ -49,15 +49,15 @@ __device__ __forceinline__ void apply_phase(const float* __restrict__ taps, cons
 }
 
 // `count` rows of the block's sample columns q0 .. q0 + kColumnThreads - 1 into `stage`, row i
-// from the frame's row row_of(i) (a row inside the frame): 16-byte pieces copied in the
-// background where the frame allows (aligned, inside the row), else sample by sample at once;
-// columns past the row's last as zeros.
+// from the frame's row row_of(i) (a row inside the frame), by all the block's threads: 16-byte
+// pieces copied in the background where the frame allows (aligned, inside the row), else sample
+// by sample at once; columns past the row's last as zeros.
 template <int kRows, int kPitch, typename T, class RowOf>
 __device__ __forceinline__ void stage_rows(T (&stage)[kRows][kPitch], const T* __restrict__ src, size_t pitch,
                                            bool aligned, int columns, int q0, int count, const RowOf& row_of) {
   constexpr int kPiece = 16 / sizeof(T);
   constexpr int kPieces = kColumnThreads / kPiece;
-  for (int p = threadIdx.x; p < count * kPieces; p += kColumnThreads) {
+  for (int p = threadIdx.x; p < count * kPieces; p += blockDim.x) {
     const int i = p / kPieces, c = (p - i * kPieces) * kPiece;
     const T* line = src + static_cast<size_t>(row_of(i)) * pitch + q0 + c;
     if (aligned && q0 + c + kPiece <= columns) {
@@ -222,29 +222,80 @@ decimate_columns_band_kernel(const uint8_t* __restrict__ src, size_t src_pitch, 
   }
 }
 
+// Channels a pass filters, `count` of them, in order: those the finish does not keep (a kept
+// channel's coarse rows are never used). Packed, a byte a channel, so that a thread picks its
+// own without a local copy of the list.
+struct FilteredChannels {
+  int count = 0;
+  unsigned packed = 0;
+  __host__ __device__ int channel(int i) const { return (packed >> (8 * i)) & 0xffu; }
+  void add(int c) { packed |= static_cast<unsigned>(c) << (8 * count++); }
+};
+
+// The `copied` channels of the rows a block of the column interpolation writes, from their
+// staged input (row k phase_count + p is frame row step (q0 + k) + phase_begin + p): each warp
+// takes phases in turn, a lane the same pixels in every row. The block's columns hold whole
+// pixels, at most 4 a lane (one channel), and at most 3 channels are copied (a thread filters
+// another), so a lane copies at most 4 samples a row: `at`, columns of the block.
+template <int kRows, typename T>
+__device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInterpolateThreads], int rows,
+                                                   int columns, int channels, FilteredChannels copied, int step,
+                                                   int q0, int phase_begin, int phase_count, int qb, T* dst,
+                                                   size_t dst_pitch) {
+  constexpr int kMost = 4;
+  const int per_channel = kInterpolateThreads / 32 / channels;  // a lane's pixels
+  int at[kMost];
+  bool copies[kMost];
+#pragma unroll
+  for (int i = 0; i < kMost; ++i) {
+    const int n = i / per_channel, j = i - n * per_channel;
+    at[i] = (threadIdx.x % 32 + 32 * j) * channels + copied.channel(n % 4);
+    copies[i] = n < copied.count && qb + at[i] < columns;
+  }
+  const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
+  for (int p = threadIdx.x / 32; p < phase_count; p += blockDim.x / 32) {
+    const int m0 = step * q0 + phase_begin + p;
+    const int steps = min(kInterpolateSteps, (rows - m0 + step - 1) / step);
+    T* out = dst + static_cast<size_t>(m0) * dst_pitch + qb;
+    const T* in = inputs[p];
+    for (int k = 0; k < steps; ++k, out += out_stride, in += phase_count * kInterpolateThreads) {
+#pragma unroll
+      for (int i = 0; i < kMost; ++i)
+        if (copies[i]) out[at[i]] = in[at[i]];
+    }
+  }
+}
+
 // Column interpolation into the frame: row m = step Q + phase takes coarse rows Q .. Q + kTaps
 // - 1 with the phase's taps, then the finishing step, rounding and the store. A thread makes
 // kInterpolateSteps values of Q of one sample column for the phases from blockIdx.z * phases
-// on, all from one window. The coarse rows are planar: [channel][Q][x]. Where the finish reads
-// the input (kept channels, the unsharp mask), the block copies the input rows it finishes into
-// shared memory in the background first, whole 16-byte pieces, while it loads its window.
-template <int kTaps, typename T>
+// on, all from one window. The coarse rows are planar: [channel][Q][x]. A block takes
+// kInterpolateThreads sample columns, a pixel's `filtered` channels a thread each, in order:
+// where the columns hold whole pixels, the channels not kept, the `copied` ones copied from the
+// input by the block's warps; otherwise every channel (and the finish keeps what it keeps).
+// kFinishes: a thread's own samples go through the finish (the unsharp mask, or kept channels
+// with threads of their own), which reads the input. Where anything reads the input, the block
+// first copies the input rows it writes into shared memory in the background, whole 16-byte
+// pieces, while it loads its window.
+template <int kTaps, bool kFinishes, typename T>
 __global__ void __launch_bounds__(kInterpolateThreads)
 interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, int rows, int width, int channels,
-                           int step, int phases, const float* __restrict__ taps, const T* __restrict__ src,
-                           size_t src_pitch, bool aligned, T* __restrict__ dst, size_t dst_pitch, int shift,
-                           float max_value, SampleFinish finish) {
+                           FilteredChannels filtered, FilteredChannels copied, int step, int phases,
+                           const float* __restrict__ taps, const T* __restrict__ src, size_t src_pitch, bool aligned,
+                           T* __restrict__ dst, size_t dst_pitch, int shift, float max_value, SampleFinish finish) {
   constexpr int kWindow = kInterpolateSteps + kTaps - 1;
   __shared__ alignas(16) T inputs[kInterpolateSteps * kMultirateInterpolatePhases][kInterpolateThreads];
   const int columns = width * channels;
-  const int qb = blockIdx.x * kInterpolateThreads, q = qb + threadIdx.x;
+  const int pixel = threadIdx.x / filtered.count, slot = threadIdx.x - pixel * filtered.count;
+  const int own = pixel * channels + filtered.channel(slot);  // the thread's column in the block
+  const int qb = blockIdx.x * kInterpolateThreads, q = qb + own;
   const int q0 = blockIdx.y * kInterpolateSteps;
   const int phase_begin = blockIdx.z * phases, phase_end = min(step, phase_begin + phases);
   const int phase_count = phase_end - phase_begin;
   // Staged row k phase_count + (phase - phase_begin) is frame row step (q0 + k) + phase.
-  const bool finishing = finish.active();
+  const bool staged = kFinishes || copied.count > 0;
   static_assert(kInterpolateThreads == kColumnThreads, "stage_rows covers a block's columns");
-  if (finishing)
+  if (staged)
     stage_rows(inputs, src, src_pitch, aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
       const int k = i / phase_count;
       return min(step * (q0 + k) + phase_begin + i - k * phase_count, rows - 1);  // past the last: never read
@@ -256,36 +307,33 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
 #pragma unroll
   for (int i = 0; i < kWindow; ++i)
     window[i] = inside ? column[static_cast<size_t>(min(q0 + i, coarse_rows - 1)) * width] : 0.0f;
-  if (finishing) {
+  if (staged) {
     wait_async_copies();
     __syncthreads();
   }
-  if (!inside) return;
-  for (int phase = phase_begin; phase < phase_end; ++phase) {
+  // rows = step whole + part: phase p has whole + (p < part) values of Q.
+  const int whole = rows / step, part = rows - whole * step;
+  const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
+  const int in_stride = phase_count * kInterpolateThreads;
+  for (int phase = phase_begin; phase < phase_end && inside; ++phase) {
     float acc[kInterpolateSteps] = {};
     apply_phase<kTaps, kInterpolateSteps>(taps + phase * kTaps, window, acc);
-    const int m0 = step * q0 + phase;
-    const int count = min(kInterpolateSteps, (rows - m0 + step - 1) / step);
-    T* out = dst + static_cast<size_t>(m0) * dst_pitch + q;
-    const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
+    T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + q;
+    const T* in = &inputs[phase - phase_begin][own];
+    const int count = whole + (phase < part) - q0;
 #pragma unroll
     for (int k = 0; k < kInterpolateSteps; ++k) {
       if (k >= count) break;
       float v = acc[k];
-      if (finishing)
-        v = finish_sample(finish, v, sample_as_float(inputs[k * phase_count + phase - phase_begin][threadIdx.x], shift),
-                          channel);
-      out[k * out_stride] = stored_sample<T>(v, max_value, shift);
+      if constexpr (kFinishes) v = finish_sample(finish, v, sample_as_float(*in, shift), channel);
+      *out = stored_sample<T>(v, max_value, shift);
+      out += out_stride;
+      in += in_stride;
     }
   }
+  if (copied.count > 0) copy_kept_channels(inputs, rows, columns, channels, copied, step, q0, phase_begin, phase_count,
+                                           qb, dst, dst_pitch);
 }
-
-// The channels the row pass filters: those the finish does not keep (a kept channel's coarse
-// rows are never used), `count` of them, in order.
-struct RowChannels {
-  int count = 0;
-  int channel[4] = {};
-};
 
 // Where the row pass keeps its parts in shared memory (MultirateLayout, in floats).
 struct RowShared {
@@ -301,7 +349,7 @@ struct RowShared {
 // which is then written over the first copy.
 template <int kTaps>
 __global__ void __launch_bounds__(kRowThreads)
-blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int splits, RowChannels channels,
+blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int splits, FilteredChannels channels,
                         int channel_lines, int width, Border border, int step, int lead, int radius, int extent,
                         int coarse, const float* __restrict__ decimate, const float* __restrict__ interpolate,
                         RowShared parts) {
@@ -327,7 +375,7 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
   const int lines = channels.count * channel_lines;
   for (int index = blockIdx.x; index < lines; index += gridDim.x) {
     const int c = index / channel_lines;
-    float* row = rows + (static_cast<size_t>(channels.channel[c]) * channel_lines + index - c * channel_lines) * width;
+    float* row = rows + (static_cast<size_t>(channels.channel(c)) * channel_lines + index - c * channel_lines) * width;
     int v = v_first, n = n_first;
     while (v < step) {
       const int e = step * n + v;
@@ -522,6 +570,10 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
   const int columns = g.samples_per_row();
   const auto* taps = static_cast<const float*>(taps_.get());
   auto* coarse_rows = static_cast<float*>(coarse_rows_.get());
+  if (finish_.keeps_all(g.channels)) {  // nothing filtered: the plane is its input
+    if (src == dst) return Status::success();
+    return copy_2d_async(dst, dst_pitch * sizeof(T), src, src_pitch * sizeof(T), g.row_bytes(), g.height, stream);
+  }
 
   // 1. The columns, decimated from the frame into the copies of the coarse rows.
   const bool aligned = reinterpret_cast<uintptr_t>(src) % 16 == 0 && src_pitch * sizeof(T) % 16 == 0;
@@ -542,27 +594,38 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
   });
   CG_CUDA_TRY(cudaGetLastError());
   // 2. The coarse rows, decimated and interpolated back to every column.
+  FilteredChannels filtered, kept;
+  for (int c = 0; c < g.channels; ++c) ((finish_.keep >> c) & 1u ? kept : filtered).add(c);
   with_taps(layout_.row_taps, [&](auto taps_count) {
     const RowShared parts{layout_.row_line_floats, layout_.row_span, layout_.row_coarse_floats,
                           layout_.row_partial_floats};
-    RowChannels filtered;
-    for (int c = 0; c < g.channels; ++c)
-      if (!((finish_.keep >> c) & 1u)) filtered.channel[filtered.count++] = c;
     blur_coarse_rows_kernel<taps_count()><<<row_blocks_, kRowThreads, layout_.row_bytes, stream>>>(
         coarse_rows, static_cast<size_t>(y_.coarse) * columns, layout_.column_splits, filtered, y_.coarse, g.width,
         border_, x_.step, x_.lead, x_.decimate_radius, layout_.row_extent, x_.coarse, taps + taps_at_[2],
         taps + taps_at_[3], parts);
   });
   CG_CUDA_TRY(cudaGetLastError());
-  // 3. The columns, interpolated back into the frame, finished and stored.
+  // 3. The columns, interpolated back into the frame, finished and stored: a thread for each
+  // filtered sample where a block's columns hold whole pixels (the kept ones copied), else for
+  // every sample (the finish keeps what it keeps).
+  const bool whole_pixels = kInterpolateThreads % g.channels == 0;
+  FilteredChannels threaded = filtered, copied = kept;
+  if (!whole_pixels) {
+    threaded = FilteredChannels{};
+    for (int c = 0; c < g.channels; ++c) threaded.add(c);
+    copied = FilteredChannels{};
+  }
+  const int threads = whole_pixels ? kInterpolateThreads / g.channels * threaded.count : kInterpolateThreads;
+  const bool finishes = finish_.amount != 0.0f || copied.count < kept.count;
   with_taps(layout_.interpolate_column_taps, [&](auto taps_count) {
     const int steps = (g.height + y_.step - 1) / y_.step;
     const dim3 grid((columns + kInterpolateThreads - 1) / kInterpolateThreads,
                     (steps + kInterpolateSteps - 1) / kInterpolateSteps, layout_.interpolate_splits);
-    interpolate_columns_kernel<taps_count(), T><<<grid, kInterpolateThreads, 0, stream>>>(
-        coarse_rows, y_.coarse, g.height, g.width, g.channels, y_.step, layout_.interpolate_phases,
-        taps + taps_at_[1], src, src_pitch, aligned, dst, dst_pitch, g.shift, static_cast<float>(g.max_value()),
-        finish_);
+    auto kernel = finishes ? interpolate_columns_kernel<taps_count(), true, T>
+                           : interpolate_columns_kernel<taps_count(), false, T>;
+    kernel<<<grid, threads, 0, stream>>>(coarse_rows, y_.coarse, g.height, g.width, g.channels, threaded, copied,
+                                         y_.step, layout_.interpolate_phases, taps + taps_at_[1], src, src_pitch,
+                                         aligned, dst, dst_pitch, g.shift, static_cast<float>(g.max_value()), finish_);
   });
   CG_CUDA_TRY(cudaGetLastError());
   return launch_check();

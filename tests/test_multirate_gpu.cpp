@@ -46,14 +46,32 @@ double worst_rounded(const PlaneGeometry& g, const PlaneValues& got, const Plane
   return worst;
 }
 
-// keep_last: the plane's last channel is alpha, left out of s.parts, so copied from the input.
-Outcome run_case(const BlurSettings& s, const HostPlane& in, bool exact, bool keep_last = false) {
+// The worst sample of `got` against the stages' reference with `finish`, and how many samples of
+// the kept channels differ from the input.
+void compare_to_stages(const BlurSettings& s, const PlaneGeometry& g, const PlaneValues& x, const PlaneValues& got,
+                       const SampleFinish& finish, Outcome* o) {
+  const PlaneValues reference = finish_values(
+      g, x,
+      reference_multirate(g, x, plan_multirate_axis(g.width, s.sigma_x), plan_multirate_axis(g.height, s.sigma_y),
+                          s.border),
+      finish);
+  o->to_reference = worst_rounded(g, got, reference);
+  for (size_t i = 0; i < x.size(); ++i)
+    if ((finish.keep >> (i % g.channels)) & 1u) o->kept_changed += got[i] != x[i];
+}
+
+// keep: the channels (bit c: channel c) made alpha and left out of s.parts, so copied from the
+// input.
+Outcome run_case(const BlurSettings& settings, const HostPlane& in, bool exact, unsigned keep = 0u) {
   Outcome o;
   std::vector<std::vector<uint8_t>> out;
   std::string error;
   const PlaneGeometry& g = in.g;
   PlaneSpec spec{g};
-  if (keep_last) spec.channel_parts[g.channels - 1] = kPartAlpha;
+  BlurSettings s = settings;
+  for (int c = 0; c < g.channels; ++c)
+    if ((keep >> c) & 1u) spec.channel_parts[c] = kPartAlpha;
+  if (keep != 0u) s.parts &= ~kPartAlpha;
   if (!cgtest::run_gpu(s, {spec}, {in}, out, error)) {
     std::printf("  failed: %s\n", error.c_str());
     return o;
@@ -62,14 +80,7 @@ Outcome run_case(const BlurSettings& s, const HostPlane& in, bool exact, bool ke
   const PlaneValues x = read_plane(g, in.bytes.data(), in.pitch);
   const PlaneValues got = read_plane(g, out[0].data(), in.pitch);
   const SampleFinish finish = make_sample_finish(s.sharpen, s.sharpen_threshold, g.max_value(), kept_channels(spec, s.parts));
-  const PlaneValues reference = finish_values(
-      g, x,
-      reference_multirate(g, x, plan_multirate_axis(g.width, s.sigma_x), plan_multirate_axis(g.height, s.sigma_y),
-                          s.border),
-      finish);
-  o.to_reference = worst_rounded(g, got, reference);
-  if (keep_last)
-    for (size_t i = g.channels - 1; i < x.size(); i += g.channels) o.kept_changed += got[i] != x[i];
+  compare_to_stages(s, g, x, got, finish, &o);
   if (exact) {
     const PlaneValues e = finish_values(g, x, exact_gaussian(g, x, s.sigma_x, s.sigma_y, s.border), finish);
     o.to_exact = worst_rounded(g, got, e);
@@ -178,11 +189,10 @@ CG_TEST(kept_channel_and_sharpen_at_every_step) {
     for (double sigma : {10.0, 30.0, 100.0})
       for (double amount : {0.0, 1.2}) {
         BlurSettings s = multirate(sigma, sigma, Border::Mirror);
-        s.parts = kAllParts & ~kPartAlpha;
         s.sharpen = amount;
         const int pad = c.aligned ? static_cast<int>(15 - (c.g.row_bytes() + 15) % 16) : 3 * c.g.bytes_per_sample;
         const HostPlane in = cgtest::make_plane(c.g, pad, seed++);
-        const Outcome o = run_case(s, in, false, true);
+        const Outcome o = run_case(s, in, false, 1u << (c.g.channels - 1));
         std::printf("  %dx%d C%d u%d pitch %zu sigma %g sharpen %g, last channel kept: max diff %g, %ld kept samples "
                     "changed\n", c.g.width, c.g.height, c.g.channels, 8 * c.g.bytes_per_sample, in.pitch, sigma, amount,
                     o.to_reference, o.kept_changed);
@@ -190,6 +200,58 @@ CG_TEST(kept_channel_and_sharpen_at_every_step) {
         CHECK(o.to_reference <= 1.0);
         CHECK(o.kept_changed == 0);
       }
+}
+
+// Any channels kept (a plane with every channel kept is copied before it gets here), out of
+// place and in place: the last pass gives threads to the filtered samples only, where a block's
+// columns hold whole pixels, and copies the kept ones; in place, a block reads only the input
+// it overwrites.
+CG_TEST(any_kept_channels_out_of_and_in_place) {
+  struct Case { PlaneGeometry g; unsigned keep; };
+  const Case cases[] = {
+      {geometry(385, 289, 4), 0b0101u}, {geometry(385, 289, 4), 0b0111u}, {geometry(1921, 1081, 4), 0b0001u},
+      {geometry(201, 150, 2, 2), 0b01u}, {geometry(387, 290, 3), 0b010u}, {geometry(385, 289, 4), 0b1111u},
+  };
+  uint32_t seed = 90;
+  for (const Case& c : cases)
+    for (double sigma : {10.0, 100.0}) {
+      const HostPlane in = cgtest::make_plane(c.g, 3 * c.g.bytes_per_sample, seed++);
+      const PlaneGeometry& g = c.g;
+      const BlurSettings s = multirate(sigma, sigma, Border::Replicate);
+      const bool whole = c.keep == (1u << g.channels) - 1u;  // FrameBlur copies such a plane itself
+      if (!whole) {
+        const Outcome o = run_case(s, in, false, c.keep);
+        std::printf("  %dx%d C%d u%d sigma %g, kept channels 0x%x, out of place: max diff %g, %ld kept samples "
+                    "changed\n", g.width, g.height, g.channels, 8 * g.bytes_per_sample, sigma, c.keep, o.to_reference,
+                    o.kept_changed);
+        CHECK(o.ran);
+        CHECK(o.to_reference <= 1.0);
+        CHECK(o.kept_changed == 0);
+      }
+      // In place, through MultirateBlur itself.
+      MultirateBlur blur;
+      CHECK(blur.plan(g, sigma, sigma, s.border).ok());
+      SampleFinish finish;
+      finish.keep = c.keep;
+      blur.set_finish(finish);
+      DeviceBuffer frame;
+      CudaStream stream;
+      std::vector<uint8_t> out(in.bytes.size());
+      const bool ran = frame.reserve(in.bytes.size()).ok() && stream.create().ok() &&
+                       cudaMemcpy(frame.get(), in.bytes.data(), in.bytes.size(), cudaMemcpyHostToDevice) == cudaSuccess &&
+                       blur.run(frame.get(), in.pitch, frame.get(), in.pitch, stream.get()).ok() &&
+                       stream.synchronize().ok() &&
+                       cudaMemcpy(out.data(), frame.get(), out.size(), cudaMemcpyDeviceToHost) == cudaSuccess;
+      CHECK(ran);
+      if (!ran) continue;
+      Outcome o;
+      const PlaneValues x = read_plane(g, in.bytes.data(), in.pitch);
+      compare_to_stages(s, g, x, read_plane(g, out.data(), in.pitch), finish, &o);
+      std::printf("  %dx%d C%d u%d sigma %g, kept channels 0x%x, in place: max diff %g, %ld kept samples changed\n",
+                  g.width, g.height, g.channels, 8 * g.bytes_per_sample, sigma, c.keep, o.to_reference, o.kept_changed);
+      CHECK(o.to_reference <= 1.0);
+      CHECK(o.kept_changed == 0);
+    }
 }
 
 // Two planes of different sizes in one frame (NV12 at sigma 30: chroma at 15): each plane's
