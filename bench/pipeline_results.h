@@ -28,7 +28,7 @@ static_assert(kMinRun > 10 * kWarmup, "runs must be long against the warm-up");
 
 inline const double kNaN = std::nan("");
 inline constexpr double kSigma = 2.0;  // the sigma of the size and variant tables
-inline const std::vector<double> kSweep = {1.0, 2.0, 5.0, 10.0, 30.0};  // at Full HD RGBA
+inline const std::vector<double> kSweep = {1.0, 2.0, 5.0, 10.0, 30.0, 100.0};  // at Full HD RGBA
 
 struct Measurement {
   std::string variant;
