@@ -233,7 +233,7 @@ struct FilteredChannels {
 };
 
 // The `copied` channels of the rows a block of the column interpolation writes, from their
-// staged input (row k phase_count + p is frame row step (q0 + k) + phase_begin + p): each warp
+// staged input (row p kInterpolateSteps + k is frame row step (q0 + k) + phase_begin + p): each warp
 // takes phases in turn, a lane the same pixels in every row. The block's columns hold whole
 // pixels, at most 4 a lane (one channel), and at most 3 channels are copied (a thread filters
 // another), so a lane copies at most 4 samples a row: `at`, columns of the block.
@@ -257,8 +257,8 @@ __device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInt
     const int m0 = step * q0 + phase_begin + p;
     const int steps = min(kInterpolateSteps, (rows - m0 + step - 1) / step);
     T* out = dst + static_cast<size_t>(m0) * dst_pitch + qb;
-    const T* in = inputs[p];
-    for (int k = 0; k < steps; ++k, out += out_stride, in += phase_count * kInterpolateThreads) {
+    const T* in = inputs[p * kInterpolateSteps];
+    for (int k = 0; k < steps; ++k, out += out_stride, in += kInterpolateThreads) {
 #pragma unroll
       for (int i = 0; i < kMost; ++i)
         if (copies[i]) out[at[i]] = in[at[i]];
@@ -292,13 +292,14 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   const int q0 = blockIdx.y * kInterpolateSteps;
   const int phase_begin = blockIdx.z * phases, phase_end = min(step, phase_begin + phases);
   const int phase_count = phase_end - phase_begin;
-  // Staged row k phase_count + (phase - phase_begin) is frame row step (q0 + k) + phase.
+  // Staged row (phase - phase_begin) kInterpolateSteps + k is frame row step (q0 + k) + phase: the
+  // row of a staged piece comes without a division.
   const bool staged = kFinishes || copied.count > 0;
   static_assert(kInterpolateThreads == kColumnThreads, "stage_rows covers a block's columns");
   if (staged)
     stage_rows(inputs, src, src_pitch, aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
-      const int k = i / phase_count;
-      return min(step * (q0 + k) + phase_begin + i - k * phase_count, rows - 1);  // past the last: never read
+      const int k = i % kInterpolateSteps, phase = phase_begin + i / kInterpolateSteps;
+      return min(step * (q0 + k) + phase, rows - 1);  // past the last: never read
     });
   const bool inside = q < columns;
   const int x = inside ? q / channels : 0, channel = q - x * channels;
@@ -314,12 +315,11 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   // rows = step whole + part: phase p has whole + (p < part) values of Q.
   const int whole = rows / step, part = rows - whole * step;
   const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
-  const int in_stride = phase_count * kInterpolateThreads;
   for (int phase = phase_begin; phase < phase_end && inside; ++phase) {
     float acc[kInterpolateSteps] = {};
     apply_phase<kTaps, kInterpolateSteps>(taps + phase * kTaps, window, acc);
     T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + q;
-    const T* in = &inputs[phase - phase_begin][own];
+    const T* in = &inputs[(phase - phase_begin) * kInterpolateSteps][own];
     const int count = whole + (phase < part) - q0;
 #pragma unroll
     for (int k = 0; k < kInterpolateSteps; ++k) {
@@ -328,7 +328,7 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
       if constexpr (kFinishes) v = finish_sample(finish, v, sample_as_float(*in, shift), channel);
       *out = stored_sample<T>(v, max_value, shift);
       out += out_stride;
-      in += in_stride;
+      in += kInterpolateThreads;
     }
   }
   if (copied.count > 0) copy_kept_channels(inputs, rows, columns, channels, copied, step, q0, phase_begin, phase_count,
