@@ -32,6 +32,7 @@ constexpr int kInterpolateSteps = kMultirateInterpolateSteps;
 constexpr int kInterpolateThreads = 128;  // sample columns of a block of the column interpolation
 constexpr int kRowThreads = kMultirateRowThreads;
 constexpr int kRowRun = kMultirateRowRun;
+static_assert((kRowThreads & (kRowThreads - 1)) == 0, "the row pass's staging takes slots modulo its threads");
 constexpr int kBandTile = 16;           // rows of the frame a product of the band kernel takes
 constexpr int kBandChunkTiles = 4;      // tiles staged at once
 constexpr int kBandPitch = kColumnThreads + 16;  // bytes a staged row: lanes reading rows 2 t meet in no bank
@@ -368,28 +369,27 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
   const int runs = (coarse + kRowRun - 1) / kRowRun;
   const int groups = max(1, min(kRowThreads / runs, step));
   const int position_runs = ((width - 1) / step) / kRowRun + 1;
-  // This thread's first staged slot (phase v, position n) and how a stride of the block moves it.
-  const int v_advance = kRowThreads / parts.span, n_advance = kRowThreads - v_advance * parts.span;
-  const int v_first = threadIdx.x / parts.span, n_first = threadIdx.x - v_first * parts.span;
 
   const int lines = channels.count * channel_lines;
   for (int index = blockIdx.x; index < lines; index += gridDim.x) {
     const int c = index / channel_lines;
     float* row = rows + (static_cast<size_t>(channels.channel(c)) * channel_lines + index - c * channel_lines) * width;
-    int v = v_first, n = n_first;
-    while (v < step) {
-      const int e = step * n + v;
-      float sum = 0.0f;
-      if (e < extent) {
-        const int p = first + e;
-        const size_t at = p >= 0 && p < width ? p : border_index(p, width, border);
-        sum = row[at];
-        for (int z = 1; z < splits; ++z) sum += row[z * split_stride + at];
+    // Slot v span + n goes to thread (v span + n) % kRowThreads: a phase at a time, a thread's
+    // positions n, n + kRowThreads, ... of it, so that the inner loop only adds.
+    for (int v = 0; v < step; ++v) {
+      float* phase_line = line + v * parts.span;
+      for (int n = (static_cast<int>(threadIdx.x) - v * parts.span) & (kRowThreads - 1); n < parts.span;
+           n += kRowThreads) {
+        const int e = step * n + v;
+        float sum = 0.0f;
+        if (e < extent) {
+          const int p = first + e;
+          const size_t at = p >= 0 && p < width ? p : border_index(p, width, border);
+          sum = row[at];
+          for (int z = 1; z < splits; ++z) sum += row[z * split_stride + at];
+        }
+        phase_line[(static_cast<unsigned>(n) % kRowRun) * slice + static_cast<unsigned>(n) / kRowRun] = sum;
       }
-      line[v * parts.span + (static_cast<unsigned>(n) % kRowRun) * slice + static_cast<unsigned>(n) / kRowRun] = sum;
-      v += v_advance;
-      n += n_advance;
-      if (n >= parts.span) n -= parts.span, ++v;
     }
     __syncthreads();
 
