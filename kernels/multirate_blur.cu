@@ -237,12 +237,13 @@ struct FilteredChannels {
 // staged input (row p kInterpolateSteps + k is frame row step (q0 + k) + phase_begin + p): each warp
 // takes phases in turn, a lane the same pixels in every row. The block's columns hold whole
 // pixels, at most 4 a lane (one channel), and at most 3 channels are copied (a thread filters
-// another), so a lane copies at most 4 samples a row: `at`, columns of the block.
+// another), so a lane copies at most 4 samples a row: `at`, columns of the block. A phase's rows
+// come from rows = step whole + part, as in the kernel.
 template <int kRows, typename T>
-__device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInterpolateThreads], int rows,
-                                                   int columns, int channels, FilteredChannels copied, int step,
-                                                   int q0, int phase_begin, int phase_count, int qb, T* dst,
-                                                   size_t dst_pitch) {
+__device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInterpolateThreads], int columns,
+                                                   int channels, FilteredChannels copied, int step,
+                                                   int whole, int part, int q0, int phase_begin, int phase_count,
+                                                   int qb, T* dst, size_t dst_pitch) {
   constexpr int kMost = 4;
   const int per_channel = kInterpolateThreads / 32 / channels;  // a lane's pixels
   int at[kMost];
@@ -250,14 +251,13 @@ __device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInt
 #pragma unroll
   for (int i = 0; i < kMost; ++i) {
     const int n = i / per_channel, j = i - n * per_channel;
-    at[i] = (threadIdx.x % 32 + 32 * j) * channels + copied.channel(n % 4);
+    at[i] = (threadIdx.x % 32 + 32 * j) * channels + copied.channel(n);
     copies[i] = n < copied.count && qb + at[i] < columns;
   }
   const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
   for (int p = threadIdx.x / 32; p < phase_count; p += blockDim.x / 32) {
-    const int m0 = step * q0 + phase_begin + p;
-    const int steps = min(kInterpolateSteps, (rows - m0 + step - 1) / step);
-    T* out = dst + static_cast<size_t>(m0) * dst_pitch + qb;
+    const int phase = phase_begin + p, steps = min(kInterpolateSteps, whole + (phase < part) - q0);
+    T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + qb;
     const T* in = inputs[p * kInterpolateSteps];
     for (int k = 0; k < steps; ++k, out += out_stride, in += kInterpolateThreads) {
 #pragma unroll
@@ -332,8 +332,9 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
       in += kInterpolateThreads;
     }
   }
-  if (copied.count > 0) copy_kept_channels(inputs, rows, columns, channels, copied, step, q0, phase_begin, phase_count,
-                                           qb, dst, dst_pitch);
+  if (copied.count > 0)
+    copy_kept_channels(inputs, columns, channels, copied, step, whole, part, q0, phase_begin, phase_count, qb,
+                       dst, dst_pitch);
 }
 
 // Where the row pass keeps its parts in shared memory (MultirateLayout, in floats).
