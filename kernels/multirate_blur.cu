@@ -32,7 +32,10 @@ constexpr int kInterpolateSteps = kMultirateInterpolateSteps;
 constexpr int kInterpolateThreads = 128;  // sample columns of a block of the column interpolation
 constexpr int kRowThreads = kMultirateRowThreads;
 constexpr int kRowRun = kMultirateRowRun;
-static_assert((kRowThreads & (kRowThreads - 1)) == 0, "the row pass's staging takes slots modulo its threads");
+constexpr int kRowBatch = 4;  // positions a thread of the row pass stages at once
+// Blocks of the row pass an SM holds at least (its registers capped so), so that a large plane's
+// lines at moderate sigmas run in one wave.
+constexpr int kRowBlocksPerSm = 6;
 constexpr int kBandTile = 16;           // rows of the frame a product of the band kernel takes
 constexpr int kBandChunkTiles = 4;      // tiles staged at once
 constexpr int kBandPitch = kColumnThreads + 16;  // bytes a staged row: lanes reading rows 2 t meet in no bank
@@ -233,37 +236,64 @@ struct FilteredChannels {
   void add(int c) { packed |= static_cast<unsigned>(c) << (8 * count++); }
 };
 
-// The `copied` channels of the rows a block of the column interpolation writes, from their
-// staged input (row p kInterpolateSteps + k is frame row step (q0 + k) + phase_begin + p): each warp
-// takes phases in turn, a lane the same pixels in every row. The block's columns hold whole
-// pixels, at most 4 a lane (one channel), and at most 3 channels are copied (a thread filters
-// another), so a lane copies at most 4 samples a row: `at`, columns of the block. A phase's rows
-// come from rows = step whole + part, as in the kernel.
-template <int kRows, typename T>
-__device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInterpolateThreads], int columns,
-                                                   int channels, FilteredChannels copied, int step,
-                                                   int whole, int part, int q0, int phase_begin, int phase_count,
-                                                   int qb, T* dst, size_t dst_pitch) {
+// The `copied` channels of the rows a block of the column interpolation writes, straight from
+// the frame (in place there is nothing to copy): each warp takes phases in turn, a lane the same
+// pixels in every row. The block's columns hold whole pixels, at most 4 a lane (one channel),
+// and at most 3 channels are copied (a thread filters another), so a lane copies at most 4
+// samples a row: `at`, columns of the block. A phase's rows come from rows = step whole + part,
+// as in the kernel.
+template <typename T>
+__device__ __forceinline__ void copy_kept_channels(const T* __restrict__ src, size_t src_pitch, int columns,
+                                                   int channels, FilteredChannels copied, int step, int whole,
+                                                   int part, int q0, int phase_begin, int phase_count, int qb,
+                                                   T* __restrict__ dst, size_t dst_pitch) {
   constexpr int kMost = 4;
+  // The lane read here keeps what depends on it after the phases, whose registers it reuses.
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane)::"memory");
   const int per_channel = kInterpolateThreads / 32 / channels;  // a lane's pixels
   int at[kMost];
   bool copies[kMost];
 #pragma unroll
   for (int i = 0; i < kMost; ++i) {
     const int n = i / per_channel, j = i - n * per_channel;
-    at[i] = (threadIdx.x % 32 + 32 * j) * channels + copied.channel(n);
+    at[i] = (static_cast<int>(lane) + 32 * j) * channels + copied.channel(n);
     copies[i] = n < copied.count && qb + at[i] < columns;
   }
-  const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
+  const size_t in_stride = static_cast<size_t>(step) * src_pitch, out_stride = static_cast<size_t>(step) * dst_pitch;
   for (int p = threadIdx.x / 32; p < phase_count; p += blockDim.x / 32) {
     const int phase = phase_begin + p, steps = min(kInterpolateSteps, whole + (phase < part) - q0);
+    const T* in = src + static_cast<size_t>(step * q0 + phase) * src_pitch + qb;
     T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + qb;
-    const T* in = inputs[p * kInterpolateSteps];
-    for (int k = 0; k < steps; ++k, out += out_stride, in += kInterpolateThreads) {
+    for (int i = 0; i < kMost; ++i) {
+      if (!copies[i]) continue;
+      constexpr int kBatch = 4;  // rows loaded together, then stored (more would cost occupancy)
+      for (int k0 = 0; k0 < steps; k0 += kBatch) {
+        T values[kBatch];
 #pragma unroll
-      for (int i = 0; i < kMost; ++i)
-        if (copies[i]) out[at[i]] = in[at[i]];
+        for (int b = 0; b < kBatch; ++b)
+          if (k0 + b < steps) values[b] = in[(k0 + b) * in_stride + at[i]];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+          if (k0 + b < steps) out[(k0 + b) * out_stride + at[i]] = values[b];
+      }
     }
+  }
+}
+
+// Asks L2 for the block's input rows that copy_kept_channels reads, so that the copy after the
+// phases finds them there: the block's row i is frame row step (q0 + i % kInterpolateSteps) +
+// phase_begin + i / kInterpolateSteps, its columns sizeof(T) lines of 128 bytes.
+template <typename T>
+__device__ __forceinline__ void prefetch_kept_rows(const T* src, size_t src_pitch, int rows, int step, int q0,
+                                                   int phase_begin, int phase_count, int qb) {
+  for (int i = threadIdx.x; i < kInterpolateSteps * phase_count; i += blockDim.x) {
+    const int row = step * (q0 + i % kInterpolateSteps) + phase_begin + i / kInterpolateSteps;
+    if (row >= rows) continue;
+    const T* at = src + static_cast<size_t>(row) * src_pitch + qb;
+#pragma unroll
+    for (int b = 0; b < static_cast<int>(sizeof(T)); ++b)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(at + b * 128 / sizeof(T)));
   }
 }
 
@@ -275,9 +305,8 @@ __device__ __forceinline__ void copy_kept_channels(const T (&inputs)[kRows][kInt
 // where the columns hold whole pixels, the channels not kept, the `copied` ones copied from the
 // input by the block's warps; otherwise every channel (and the finish keeps what it keeps).
 // kFinishes: a thread's own samples go through the finish (the unsharp mask, or kept channels
-// with threads of their own), which reads the input. Where anything reads the input, the block
-// first copies the input rows it writes into shared memory in the background, whole 16-byte
-// pieces, while it loads its window.
+// with threads of their own), which reads the input: the block first copies the input rows it
+// writes into shared memory in the background, whole 16-byte pieces, while it loads its window.
 template <int kTaps, bool kFinishes, typename T>
 __global__ void __launch_bounds__(kInterpolateThreads)
 interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, int rows, int width, int channels,
@@ -295,21 +324,25 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   const int phase_count = phase_end - phase_begin;
   // Staged row (phase - phase_begin) kInterpolateSteps + k is frame row step (q0 + k) + phase: the
   // row of a staged piece comes without a division.
-  const bool staged = kFinishes || copied.count > 0;
   static_assert(kInterpolateThreads == kColumnThreads, "stage_rows covers a block's columns");
-  if (staged)
+  if constexpr (kFinishes)
     stage_rows(inputs, src, src_pitch, aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
       const int k = i % kInterpolateSteps, phase = phase_begin + i / kInterpolateSteps;
       return min(step * (q0 + k) + phase, rows - 1);  // past the last: never read
     });
+  const bool copies = copied.count > 0 && src != dst;  // in place the kept samples are where they belong
+  if (copies) prefetch_kept_rows(src, src_pitch, rows, step, q0, phase_begin, phase_count, qb);
   const bool inside = q < columns;
   const int x = inside ? q / channels : 0, channel = q - x * channels;
   const float* column = coarse + static_cast<size_t>(channel) * coarse_rows * width + x;
   float window[kWindow];
+  const float* at = column + static_cast<size_t>(min(q0, coarse_rows - 1)) * width;
 #pragma unroll
-  for (int i = 0; i < kWindow; ++i)
-    window[i] = inside ? column[static_cast<size_t>(min(q0 + i, coarse_rows - 1)) * width] : 0.0f;
-  if (staged) {
+  for (int i = 0; i < kWindow; ++i) {
+    window[i] = inside ? *at : 0.0f;
+    if (q0 + i + 1 < coarse_rows) at += width;  // past the last coarse row, the last again: never used
+  }
+  if constexpr (kFinishes) {
     wait_async_copies();
     __syncthreads();
   }
@@ -332,9 +365,9 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
       in += kInterpolateThreads;
     }
   }
-  if (copied.count > 0)
-    copy_kept_channels(inputs, columns, channels, copied, step, whole, part, q0, phase_begin, phase_count, qb,
-                       dst, dst_pitch);
+  if (copies)
+    copy_kept_channels(src, src_pitch, columns, channels, copied, step, whole, part, q0, phase_begin, phase_count,
+                       qb, dst, dst_pitch);
 }
 
 // Where the row pass keeps its parts in shared memory (MultirateLayout, in floats).
@@ -344,13 +377,13 @@ struct RowShared {
 
 // The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
 // Each is staged with its borders (by the border rule), the decimation's copies added, by phase:
-// position first + step n + v at line[v span + (n % kRowRun) slice + n / kRowRun]. The
+// position first + step n + v at line[v (span + 1) + (n % kRowRun) slice + n / kRowRun]. The
 // decimation gives a thread kRowRun consecutive coarse pixels and a share of the phases (the
 // polyphase form, as in the column passes); the shares are added in order. The interpolation
 // gives a thread kRowRun positions of one phase at consecutive coarse steps, into the line,
 // which is then written over the first copy.
 template <int kTaps>
-__global__ void __launch_bounds__(kRowThreads)
+__global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSm)
 blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int splits, FilteredChannels channels,
                         int channel_lines, int width, Border border, int step, int lead, int radius, int extent,
                         int coarse, const float* __restrict__ decimate, const float* __restrict__ interpolate,
@@ -366,7 +399,11 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
     phase_taps[a * step + phase] = interpolate[i];
   }
   const int first = -step * lead - radius;
+  const int slots = step * parts.span, phase_stride = parts.span + 1;
   const int slice = parts.span / kRowRun;
+  // A thread's first staged position and the step to its next, as (phase, slot).
+  const int n_first = threadIdx.x / step, v_first = threadIdx.x - n_first * step;
+  const int next_n = kRowThreads / step, next_v = kRowThreads - next_n * step;
   const int runs = (coarse + kRowRun - 1) / kRowRun;
   const int groups = max(1, min(kRowThreads / runs, step));
   const int position_runs = ((width - 1) / step) / kRowRun + 1;
@@ -375,22 +412,33 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
   for (int index = blockIdx.x; index < lines; index += gridDim.x) {
     const int c = index / channel_lines;
     float* row = rows + (static_cast<size_t>(channels.channel(c)) * channel_lines + index - c * channel_lines) * width;
-    // Slot v span + n goes to thread (v span + n) % kRowThreads: a phase at a time, a thread's
-    // positions n, n + kRowThreads, ... of it, so that the inner loop only adds.
-    for (int v = 0; v < step; ++v) {
-      float* phase_line = line + v * parts.span;
-      for (int n = (static_cast<int>(threadIdx.x) - v * parts.span) & (kRowThreads - 1); n < parts.span;
-           n += kRowThreads) {
-        const int e = step * n + v;
-        float sum = 0.0f;
-        if (e < extent) {
-          const int p = first + e;
-          const size_t at = p >= 0 && p < width ? p : border_index(p, width, border);
-          sum = row[at];
-          for (int z = 1; z < splits; ++z) sum += row[z * split_stride + at];
-        }
-        phase_line[(static_cast<unsigned>(n) % kRowRun) * slice + static_cast<unsigned>(n) / kRowRun] = sum;
+    // Position first + e goes to phase v = e % step, slot n = e / step. Consecutive threads
+    // read consecutive positions, kRowBatch at once so that their loads are in flight
+    // together, and each carries its (v, n) from one to the next by additions.
+    int v = v_first, n = n_first;
+    for (int e0 = threadIdx.x; e0 < slots; e0 += kRowThreads * kRowBatch) {
+      int at[kRowBatch];
+      float* to[kRowBatch];
+#pragma unroll
+      for (int b = 0; b < kRowBatch; ++b) {
+        const int e = e0 + b * kRowThreads, p = first + e;
+        to[b] = line + v * phase_stride + static_cast<int>(static_cast<unsigned>(n) % kRowRun) * slice +
+                static_cast<int>(static_cast<unsigned>(n) / kRowRun);
+        at[b] = e >= extent ? -1 : p >= 0 && p < width ? p : border_index(p, width, border);
+        n += next_n;
+        v += next_v;
+        if (v >= step) v -= step, ++n;
       }
+      float sum[kRowBatch];
+#pragma unroll
+      for (int b = 0; b < kRowBatch; ++b) sum[b] = at[b] >= 0 ? row[at[b]] : 0.0f;
+      for (int z = 1; z < splits; ++z)
+#pragma unroll
+        for (int b = 0; b < kRowBatch; ++b)
+          if (at[b] >= 0) sum[b] += row[z * split_stride + at[b]];
+#pragma unroll
+      for (int b = 0; b < kRowBatch; ++b)
+        if (e0 + b * kRowThreads < slots) *to[b] = sum[b];
     }
     __syncthreads();
 
@@ -399,7 +447,7 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
       const int g = job / runs, run = job - g * runs;
       float acc[kRowRun] = {};
       for (int phase = g; phase < step; phase += groups) {
-        const float* phase_line = line + phase * parts.span + run;
+        const float* phase_line = line + phase * phase_stride + run;
         float window[kWindow];
 #pragma unroll
         for (int i = 0; i < kWindow; ++i) window[i] = phase_line[(i % kRowRun) * slice + i / kRowRun];

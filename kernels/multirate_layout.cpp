@@ -51,7 +51,7 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
   l.row_extent = x.step * (x.coarse - 1) + static_cast<int>(x.decimate.size());
   const int slice = divide_up(runs * kMultirateRowRun + l.row_taps - 1, kMultirateRowRun);
   l.row_span = kMultirateRowRun * (8 * divide_up(slice - 4, 8) + 4);
-  l.row_line_floats = std::max(x.step * l.row_span, g.width);
+  l.row_line_floats = std::max(x.step * (l.row_span + 1), g.width);
   l.row_coarse_floats = x.coarse + kMultirateRowRun + l.row_taps;
   l.row_partial_floats = std::max(kMultirateRowThreads, runs) * kMultirateRowRun;
   const size_t floats = static_cast<size_t>(l.row_line_floats) + l.row_coarse_floats + l.row_partial_floats +

@@ -55,10 +55,11 @@ struct MultirateLayout {
   int interpolate_splits = 1;
   int interpolate_phases = 1;
   // The row pass: both stages' taps a phase (padded as above) and the parts of its shared
-  // memory, in floats. The staged line holds each phase's positions, `row_span` a phase, in
-  // kMultirateRowRun slices by their residue modulo kMultirateRowRun (so that threads at
-  // consecutive runs meet in no bank; each slice 4 words past a multiple of 8, so that threads
-  // staging consecutive positions do not either); later it holds the interpolated row. Then the
+  // memory, in floats. The staged line holds each phase's positions, `row_span` of them a phase
+  // and each phase one word further on than a multiple of row_span, in kMultirateRowRun slices
+  // by their residue modulo kMultirateRowRun (so that threads at consecutive runs meet in no
+  // bank; each slice 4 words past a multiple of 8, and the phases' extra word, so that threads
+  // staging consecutive positions meet in few); later it holds the interpolated row. Then the
   // coarse pixels (with zeros past them), the decimation's partial sums and the interpolation's
   // taps.
   int row_taps = 0;
