@@ -248,34 +248,36 @@ __device__ __forceinline__ void copy_kept_channels(const T* __restrict__ src, si
                                                    int part, int q0, int phase_begin, int phase_count, int qb,
                                                    T* __restrict__ dst, size_t dst_pitch) {
   constexpr int kMost = 4;
+  constexpr int kBatch = 4;  // rows loaded together, then stored (more would cost occupancy)
   // The lane read here keeps what depends on it after the phases, whose registers it reuses.
   unsigned lane;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane)::"memory");
-  const int per_channel = kInterpolateThreads / 32 / channels;  // a lane's pixels
+  // A lane's pixels, 1 << per_shift of them: kInterpolateThreads / 32 / channels.
+  static_assert(kInterpolateThreads == 4 * 32, "a lane takes 4 / channels pixels");
+  const int per_shift = channels == 4 ? 0 : channels == 2 ? 1 : 2;
   int at[kMost];
   bool copies[kMost];
 #pragma unroll
   for (int i = 0; i < kMost; ++i) {
-    const int n = i / per_channel, j = i - n * per_channel;
+    const int n = i >> per_shift, j = i & ((1 << per_shift) - 1);
     at[i] = (static_cast<int>(lane) + 32 * j) * channels + copied.channel(n);
     copies[i] = n < copied.count && qb + at[i] < columns;
   }
   const size_t in_stride = static_cast<size_t>(step) * src_pitch, out_stride = static_cast<size_t>(step) * dst_pitch;
   for (int p = threadIdx.x / 32; p < phase_count; p += blockDim.x / 32) {
     const int phase = phase_begin + p, steps = min(kInterpolateSteps, whole + (phase < part) - q0);
-    const T* in = src + static_cast<size_t>(step * q0 + phase) * src_pitch + qb;
-    T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + qb;
     for (int i = 0; i < kMost; ++i) {
       if (!copies[i]) continue;
-      constexpr int kBatch = 4;  // rows loaded together, then stored (more would cost occupancy)
+      const T* in = src + static_cast<size_t>(step * q0 + phase) * src_pitch + qb + at[i];
+      T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + qb + at[i];
       for (int k0 = 0; k0 < steps; k0 += kBatch) {
         T values[kBatch];
 #pragma unroll
-        for (int b = 0; b < kBatch; ++b)
-          if (k0 + b < steps) values[b] = in[(k0 + b) * in_stride + at[i]];
+        for (int b = 0; b < kBatch; ++b, in += in_stride)
+          if (k0 + b < steps) values[b] = *in;
 #pragma unroll
-        for (int b = 0; b < kBatch; ++b)
-          if (k0 + b < steps) out[(k0 + b) * out_stride + at[i]] = values[b];
+        for (int b = 0; b < kBatch; ++b, out += out_stride)
+          if (k0 + b < steps) *out = values[b];
       }
     }
   }
@@ -336,12 +338,13 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   const int x = inside ? q / channels : 0, channel = q - x * channels;
   const float* column = coarse + static_cast<size_t>(channel) * coarse_rows * width + x;
   float window[kWindow];
-  const float* at = column + static_cast<size_t>(min(q0, coarse_rows - 1)) * width;
+  // Rows past the last coarse row read the last again (never used); offsets from the block's
+  // first row fit an int, as the coarse rows do.
+  const int row0 = min(q0, coarse_rows - 1), last_offset = (coarse_rows - 1 - row0) * width;
+  const float* at = column + static_cast<size_t>(row0) * width;
 #pragma unroll
-  for (int i = 0; i < kWindow; ++i) {
-    window[i] = inside ? *at : 0.0f;
-    if (q0 + i + 1 < coarse_rows) at += width;  // past the last coarse row, the last again: never used
-  }
+  for (int i = 0, offset = 0; i < kWindow; ++i, offset = min(offset + width, last_offset))
+    window[i] = inside ? at[offset] : 0.0f;
   if constexpr (kFinishes) {
     wait_async_copies();
     __syncthreads();
@@ -454,7 +457,7 @@ blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int split
         apply_phase<kTaps, kRowRun>(decimate + phase * kTaps, window, acc);
       }
 #pragma unroll
-      for (int r = 0; r < kRowRun; ++r) partial[(g * runs + run) * kRowRun + r] = acc[r];
+      for (int r = 0; r < kRowRun; ++r) partial[job * kRowRun + r] = acc[r];
     }
     __syncthreads();
     for (int j = threadIdx.x; j < parts.coarse; j += kRowThreads) {
