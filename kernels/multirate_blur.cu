@@ -34,8 +34,13 @@ constexpr int kRowThreads = kMultirateRowThreads;
 constexpr int kRowRun = kMultirateRowRun;
 constexpr int kRowBatch = 4;  // positions a thread of the row pass stages at once
 // Blocks of the row pass an SM holds at least (its registers capped so), so that a large plane's
-// lines at moderate sigmas run in one wave.
+// lines at moderate sigmas run in one wave. Compute capability 7.5 holds only 1024 threads an SM:
+// no cap there.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+constexpr int kRowBlocksPerSm = 1;
+#else
 constexpr int kRowBlocksPerSm = 6;
+#endif
 constexpr int kBandTile = 16;           // rows of the frame a product of the band kernel takes
 constexpr int kBandChunkTiles = 4;      // tiles staged at once
 constexpr int kBandPitch = kColumnThreads + 16;  // bytes a staged row: lanes reading rows 2 t meet in no bank
