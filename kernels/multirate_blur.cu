@@ -46,9 +46,10 @@ constexpr int kBandChunkTiles = 4;      // tiles staged at once
 constexpr int kBandPitch = kColumnThreads + 16;  // bytes a staged row: lanes reading rows 2 t meet in no bank
 
 // acc[k] += sum_a taps[a] window[k + a]: kSteps outputs of one phase.
-template <int kTaps, int kSteps>
-__device__ __forceinline__ void apply_phase(const float* __restrict__ taps, const float (&window)[kSteps + kTaps - 1],
+template <int kTaps, int kSteps, int kWindow>
+__device__ __forceinline__ void apply_phase(const float* __restrict__ taps, const float (&window)[kWindow],
                                             float (&acc)[kSteps]) {
+  static_assert(kWindow >= kSteps + kTaps - 1, "the window holds every sample the phase reads");
 #pragma unroll
   for (int a = 0; a < kTaps; ++a) {
     const float tap = __ldg(taps + a);
@@ -378,123 +379,111 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
                        qb, dst, dst_pitch);
 }
 
-// Where the row pass keeps its parts in shared memory (MultirateLayout, in floats).
-struct RowShared {
-  int line, span, coarse, partial;
-};
-
 // The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
 // Each is staged with its borders (by the border rule), the decimation's copies added, by phase:
 // position first + step n + v at line[v (span + 1) + (n % kRowRun) slice + n / kRowRun]. The
 // decimation gives a thread kRowRun consecutive coarse pixels and a share of the phases (the
 // polyphase form, as in the column passes); the shares are added in order. The interpolation
 // gives a thread kRowRun positions of one phase at consecutive coarse steps, into the line,
-// which is then written over the first copy.
+// which is then written over the first copy. Both read their taps as [phase][kTaps].
 template <int kTaps>
 __global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSm)
-blur_coarse_rows_kernel(float* __restrict__ rows, size_t split_stride, int splits, FilteredChannels channels,
-                        int channel_lines, int width, Border border, int step, int lead, int radius, int extent,
-                        int coarse, const float* __restrict__ decimate, const float* __restrict__ interpolate,
-                        RowShared parts) {
+blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Border border,
+                        const float* __restrict__ decimate, const float* __restrict__ interpolate,
+                        MultirateRowPlan p) {
   constexpr int kWindow = kRowRun + kTaps - 1;
-  extern __shared__ float shared[];
-  float* line = shared;
-  float* coarse_pixels = line + parts.line;     // zeros past `coarse`
-  float* partial = coarse_pixels + parts.coarse;
-  float* phase_taps = partial + parts.partial;  // the interpolation's, [tap][phase]
-  for (int i = threadIdx.x; i < step * kTaps; i += kRowThreads) {
-    const int phase = i / kTaps, a = i - phase * kTaps;
-    phase_taps[a * step + phase] = interpolate[i];
-  }
-  const int first = -step * lead - radius;
-  const int slots = step * parts.span, phase_stride = parts.span + 1;
-  const int slice = parts.span / kRowRun;
-  // A thread's first staged position and the step to its next, as (phase, slot).
-  const int n_first = threadIdx.x / step, v_first = threadIdx.x - n_first * step;
-  const int next_n = kRowThreads / step, next_v = kRowThreads - next_n * step;
-  const int runs = (coarse + kRowRun - 1) / kRowRun;
-  const int groups = max(1, min(kRowThreads / runs, step));
-  const int position_runs = ((width - 1) / step) / kRowRun + 1;
+  extern __shared__ float4 shared[];  // each part starts on 16 bytes (MultirateLayout)
+  float* line = reinterpret_cast<float*>(shared);
+  float* coarse_pixels = line + p.line_floats;  // zeros past `coarse`
+  float* partial = coarse_pixels + p.coarse_floats;
+  // A thread's first staged position, as (phase, slot).
+  const int n_first = p.by_step.divide(threadIdx.x), v_first = threadIdx.x - n_first * p.step;
 
-  const int lines = channels.count * channel_lines;
+  const int lines = channels.count * p.channel_lines;
   for (int index = blockIdx.x; index < lines; index += gridDim.x) {
-    const int c = index / channel_lines;
-    float* row = rows + (static_cast<size_t>(channels.channel(c)) * channel_lines + index - c * channel_lines) * width;
+    const int c = p.by_channel_lines.divide(index);
+    float* row = rows + (static_cast<size_t>(channels.channel(c)) * p.channel_lines + index - c * p.channel_lines) *
+                            p.width;
     // Position first + e goes to phase v = e % step, slot n = e / step. Consecutive threads
     // read consecutive positions, kRowBatch at once so that their loads are in flight
     // together, and each carries its (v, n) from one to the next by additions.
     int v = v_first, n = n_first;
-    for (int e0 = threadIdx.x; e0 < slots; e0 += kRowThreads * kRowBatch) {
+    for (int e0 = threadIdx.x; e0 < p.slots; e0 += kRowThreads * kRowBatch) {
       int at[kRowBatch];
       float* to[kRowBatch];
 #pragma unroll
       for (int b = 0; b < kRowBatch; ++b) {
-        const int e = e0 + b * kRowThreads, p = first + e;
-        to[b] = line + v * phase_stride + static_cast<int>(static_cast<unsigned>(n) % kRowRun) * slice +
+        const int e = e0 + b * kRowThreads, position = p.first + e;
+        to[b] = line + v * p.phase_stride + static_cast<int>(static_cast<unsigned>(n) % kRowRun) * p.slice +
                 static_cast<int>(static_cast<unsigned>(n) / kRowRun);
-        at[b] = e >= extent ? -1 : p >= 0 && p < width ? p : border_index(p, width, border);
-        n += next_n;
-        v += next_v;
-        if (v >= step) v -= step, ++n;
+        at[b] = e >= p.extent                          ? -1
+                : position >= 0 && position < p.width ? position
+                                                       : border_index(position, p.width, border);
+        n += p.next_n;
+        v += p.next_v;
+        if (v >= p.step) v -= p.step, ++n;
       }
       float sum[kRowBatch];
 #pragma unroll
       for (int b = 0; b < kRowBatch; ++b) sum[b] = at[b] >= 0 ? row[at[b]] : 0.0f;
-      for (int z = 1; z < splits; ++z)
+      for (int z = 1; z < p.splits; ++z)
 #pragma unroll
         for (int b = 0; b < kRowBatch; ++b)
-          if (at[b] >= 0) sum[b] += row[z * split_stride + at[b]];
+          if (at[b] >= 0) sum[b] += row[z * p.split_stride + at[b]];
 #pragma unroll
       for (int b = 0; b < kRowBatch; ++b)
-        if (e0 + b * kRowThreads < slots) *to[b] = sum[b];
+        if (e0 + b * kRowThreads < p.slots) *to[b] = sum[b];
     }
     __syncthreads();
 
     // Coarse pixels run * kRowRun + r = sum over phases v, taps a: decimate[v][a] line_v[run * kRowRun + r + a].
-    for (int job = threadIdx.x; job < runs * groups; job += kRowThreads) {
-      const int g = job / runs, run = job - g * runs;
+    for (int job = threadIdx.x; job < p.runs * p.groups; job += kRowThreads) {
+      const int g = p.by_runs.divide(job), run = job - g * p.runs;
       float acc[kRowRun] = {};
-      for (int phase = g; phase < step; phase += groups) {
-        const float* phase_line = line + phase * phase_stride + run;
+      for (int phase = g; phase < p.step; phase += p.groups) {
+        const float* phase_line = line + phase * p.phase_stride + run;
         float window[kWindow];
 #pragma unroll
-        for (int i = 0; i < kWindow; ++i) window[i] = phase_line[(i % kRowRun) * slice + i / kRowRun];
+        for (int i = 0; i < kWindow; ++i) window[i] = phase_line[(i % kRowRun) * p.slice + i / kRowRun];
         apply_phase<kTaps, kRowRun>(decimate + phase * kTaps, window, acc);
       }
+      auto* sums = reinterpret_cast<float4*>(partial + job * kRowRun);
 #pragma unroll
-      for (int r = 0; r < kRowRun; ++r) partial[job * kRowRun + r] = acc[r];
+      for (int r = 0; r < kRowRun; r += 4) sums[r / 4] = make_float4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]);
     }
     __syncthreads();
-    for (int j = threadIdx.x; j < parts.coarse; j += kRowThreads) {
+    for (int j = threadIdx.x; j < p.coarse_floats; j += kRowThreads) {
       float sum = 0.0f;
-      if (j < coarse)
-        for (int g = 0; g < groups; ++g) sum += partial[g * runs * kRowRun + j];
+      if (j < p.coarse)
+        for (int g = 0; g < p.groups; ++g) sum += partial[g * p.runs * kRowRun + j];
       coarse_pixels[j] = sum;
     }
     __syncthreads();
 
     // Position m = step Q + phase from coarse pixels Q .. Q + kTaps - 1, into the line.
-    for (int job = threadIdx.x; job < position_runs * step; job += kRowThreads) {
-      const int run = job / step, phase = job - run * step;
-      const float* c = coarse_pixels + run * kRowRun;
-      const float* t = phase_taps + phase;
-      float window[kWindow];
+    for (int job = threadIdx.x; job < p.position_runs * p.step; job += kRowThreads) {
+      const int run = p.by_step.divide(job), phase = job - run * p.step;
+      const auto* pixels = reinterpret_cast<const float4*>(coarse_pixels + run * kRowRun);
+      float window[kWindow + 1];
 #pragma unroll
-      for (int i = 0; i < kWindow; ++i) window[i] = c[i];
-      float acc[kRowRun] = {};
-#pragma unroll
-      for (int a = 0; a < kTaps; ++a) {
-        const float tap = t[a * step];
-#pragma unroll
-        for (int r = 0; r < kRowRun; ++r) acc[r] = fmaf(tap, window[r + a], acc[r]);
+      for (int i = 0; i <= kWindow; i += 4) {
+        const float4 q = pixels[i / 4];
+        window[i] = q.x, window[i + 1] = q.y, window[i + 2] = q.z, window[i + 3] = q.w;
       }
-      const int m0 = step * run * kRowRun + phase;
+      float acc[kRowRun] = {};
+      apply_phase<kTaps, kRowRun>(interpolate + phase * kTaps, window, acc);
+      const int m0 = p.step * run * kRowRun + phase;
+      if (m0 + p.step * (kRowRun - 1) < p.width) {
 #pragma unroll
-      for (int r = 0; r < kRowRun; ++r)
-        if (m0 + step * r < width) line[m0 + step * r] = acc[r];
+        for (int r = 0; r < kRowRun; ++r) line[m0 + p.step * r] = acc[r];
+      } else {
+#pragma unroll
+        for (int r = 0; r < kRowRun; ++r)
+          if (m0 + p.step * r < p.width) line[m0 + p.step * r] = acc[r];
+      }
     }
     __syncthreads();
-    for (int m = threadIdx.x; m < width; m += kRowThreads) row[m] = line[m];
+    for (int m = threadIdx.x; m < p.width; m += kRowThreads) row[m] = line[m];
     __syncthreads();  // the line is staged again for the next row
   }
 }
@@ -557,6 +546,7 @@ void with_channels(int channels, const F& f) {
 Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_y, Border border) {
   release();
   CG_TRY(plan_multirate_plane(g, sigma_x, sigma_y, &x_, &y_, &layout_));
+  row_plan_ = multirate_row_plan(g, x_, y_, layout_);
   // The row pass's blocks may use more than the default 48 KB of shared memory. The limit
   // belongs to the kernel, shared by every plan: always the device's maximum, so that a plan for
   // a narrower plane (a chroma plane) never lowers what another plan relies on.
@@ -654,12 +644,8 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
   FilteredChannels filtered, kept;
   for (int c = 0; c < g.channels; ++c) ((finish_.keep >> c) & 1u ? kept : filtered).add(c);
   with_taps(layout_.row_taps, [&](auto taps_count) {
-    const RowShared parts{layout_.row_line_floats, layout_.row_span, layout_.row_coarse_floats,
-                          layout_.row_partial_floats};
     blur_coarse_rows_kernel<taps_count()><<<row_blocks_, kRowThreads, layout_.row_bytes, stream>>>(
-        coarse_rows, static_cast<size_t>(y_.coarse) * columns, layout_.column_splits, filtered, y_.coarse, g.width,
-        border_, x_.step, x_.lead, x_.decimate_radius, layout_.row_extent, x_.coarse, taps + taps_at_[2],
-        taps + taps_at_[3], parts);
+        coarse_rows, filtered, border_, taps + taps_at_[2], taps + taps_at_[3], row_plan_);
   });
   CG_CUDA_TRY(cudaGetLastError());
   // 3. The columns, interpolated back into the frame, finished and stored: a thread for each

@@ -35,6 +35,7 @@ class MultirateBlur : public PlaneBlur {
   Border border_ = Border::Replicate;
   MultirateAxis x_, y_;
   MultirateLayout layout_;
+  MultirateRowPlan row_plan_;
   // Float taps: the columns' decimation [phase][decimate_column_taps] and interpolation
   // [phase][interpolate_column_taps], the rows' decimation and interpolation [phase][row_taps],
   // one after another.

@@ -22,6 +22,7 @@ int padded_taps(int taps) {
 }
 
 int divide_up(int a, int b) { return (a + b - 1) / b; }
+int round_up(int a, int b) { return divide_up(a, b) * b; }
 
 }  // namespace
 
@@ -45,23 +46,50 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
 
   // The row pass: the decimation reads positions position(0) - radius .. position(coarse - 1) +
   // radius, each phase's windows up to runs * kMultirateRowRun + taps - 1 positions (zeros past
-  // the extent); the interpolation's last thread reads up to kMultirateRowRun - 1 coarse pixels
-  // and padded taps past the last coarse pixel it needs.
+  // the extent); the interpolation's last thread reads up to kMultirateRowRun coarse pixels and
+  // padded taps past the last coarse pixel it needs.
   const int runs = divide_up(x.coarse, kMultirateRowRun);
   l.row_extent = x.step * (x.coarse - 1) + static_cast<int>(x.decimate.size());
   const int slice = divide_up(runs * kMultirateRowRun + l.row_taps - 1, kMultirateRowRun);
   l.row_span = kMultirateRowRun * (8 * divide_up(slice - 4, 8) + 4);
-  l.row_line_floats = std::max(x.step * (l.row_span + 1), g.width);
-  l.row_coarse_floats = x.coarse + kMultirateRowRun + l.row_taps;
+  l.row_line_floats = round_up(std::max(x.step * (l.row_span + 1), g.width), 4);
+  l.row_coarse_floats = round_up(x.coarse + kMultirateRowRun + l.row_taps, 4);
   l.row_partial_floats = std::max(kMultirateRowThreads, runs) * kMultirateRowRun;
-  const size_t floats = static_cast<size_t>(l.row_line_floats) + l.row_coarse_floats + l.row_partial_floats +
-                        static_cast<size_t>(x.step) * l.row_taps;
+  const size_t floats = static_cast<size_t>(l.row_line_floats) + l.row_coarse_floats + l.row_partial_floats;
   l.row_bytes = floats * sizeof(float);
   if (l.row_bytes > kMultirateRowSharedBytes)
     return Status::invalid("multirate: the plane is too wide for this horizontal sigma (a row and what its "
                            "borders add do not fit in shared memory)");
   *layout = l;
   return Status::success();
+}
+
+MultirateRowPlan multirate_row_plan(const PlaneGeometry& g, const MultirateAxis& x, const MultirateAxis& y,
+                                    const MultirateLayout& layout) {
+  MultirateRowPlan p;
+  p.width = g.width;
+  p.step = x.step;
+  p.coarse = x.coarse;
+  p.extent = layout.row_extent;
+  p.first = -x.step * x.lead - x.decimate_radius;
+  p.span = layout.row_span;
+  p.phase_stride = layout.row_span + 1;
+  p.slice = layout.row_span / kMultirateRowRun;
+  p.slots = x.step * layout.row_span;
+  p.next_n = kMultirateRowThreads / x.step;
+  p.next_v = kMultirateRowThreads - p.next_n * x.step;
+  p.runs = divide_up(x.coarse, kMultirateRowRun);
+  p.groups = std::max(1, std::min(kMultirateRowThreads / p.runs, x.step));
+  p.position_runs = (g.width - 1) / x.step / kMultirateRowRun + 1;
+  p.line_floats = layout.row_line_floats;
+  p.coarse_floats = layout.row_coarse_floats;
+  p.channel_lines = y.coarse;
+  p.splits = layout.column_splits;
+  p.split_stride = static_cast<size_t>(y.coarse) * g.samples_per_row();
+  p.by_step = FastDivisor(x.step);
+  p.by_runs = FastDivisor(p.runs);
+  p.by_channel_lines = FastDivisor(y.coarse);
+  return p;
 }
 
 Status plan_multirate_plane(const PlaneGeometry& g, double sigma_x, double sigma_y, MultirateAxis* x,

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "cuda_status.h"
+#include "fast_divisor.h"
 #include "multirate_axis.h"
 #include "plane.h"
 
@@ -60,8 +61,8 @@ struct MultirateLayout {
   // by their residue modulo kMultirateRowRun (so that threads at consecutive runs meet in no
   // bank; each slice 4 words past a multiple of 8, and the phases' extra word, so that threads
   // staging consecutive positions meet in few); later it holds the interpolated row. Then the
-  // coarse pixels (with zeros past them), the decimation's partial sums and the interpolation's
-  // taps.
+  // coarse pixels (with zeros past them) and the decimation's partial sums, each part starting
+  // on 16 bytes.
   int row_taps = 0;
   int row_extent = 0;  // positions of a row the decimation reads, from position(0) - radius
   int row_span = 0;
@@ -70,6 +71,32 @@ struct MultirateLayout {
   int row_partial_floats = 0;
   size_t row_bytes = 0;
 };
+
+// What the row pass computes from a plan alone, found once on the host so that its blocks, which
+// often take a single line, do not divide for it. Positions are those of a row of coarse samples
+// (`width` of them); a line is one channel's coarse row, `channel_lines` a channel.
+struct MultirateRowPlan {
+  int width = 0, step = 1, coarse = 0, extent = 0;
+  int first = 0;  // the first position the decimation reads: position(0) - radius
+  // The staged line (MultirateLayout): `span` positions a phase, a phase every span + 1 floats,
+  // in kMultirateRowRun slices of `slice`; `slots` = step span positions staged in all.
+  int span = 0, phase_stride = 1, slice = 0, slots = 0;
+  // A thread stages positions kMultirateRowThreads apart: next_n steps and next_v phases further.
+  int next_n = 0, next_v = 0;
+  // The decimation's jobs: `runs` runs of kMultirateRowRun coarse pixels in each of `groups`
+  // groups of phases; the interpolation's: `position_runs` runs of each phase.
+  int runs = 0, groups = 1, position_runs = 0;
+  // Shared memory, in floats: the line, then the coarse pixels, then the partial sums.
+  int line_floats = 0, coarse_floats = 0;
+  int channel_lines = 0;
+  int splits = 1;           // copies of the coarse rows to add while staging
+  size_t split_stride = 0;  // floats from one copy to the next
+  FastDivisor by_step, by_runs, by_channel_lines;
+};
+
+// The row plan of a plane with these axes and layout.
+MultirateRowPlan multirate_row_plan(const PlaneGeometry& g, const MultirateAxis& x, const MultirateAxis& y,
+                                    const MultirateLayout& layout);
 
 // The layout of a plane with these axes; an error where no variant fits.
 Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const MultirateAxis& y,

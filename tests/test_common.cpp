@@ -11,6 +11,7 @@
 
 #include "border.h"
 #include "check.h"
+#include "fast_divisor.h"
 #include "fir_taps.h"
 #include "incremental_taps.h"
 #include "plane.h"
@@ -153,6 +154,38 @@ CG_TEST(to_float_matches) {
 
 // ---------------------------------------------------------------------------------------------
 // Border rules
+
+// The multiply-and-shift division against the integer one: every small divisor with the
+// numerators a kernel meets and the extremes of the range, and divisors up to 2^31 - 1.
+CG_TEST(fast_divisor_matches_division) {
+  uint32_t state = 12345;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  std::vector<int> divisors;
+  for (int d = 1; d <= 1100; ++d) divisors.push_back(d);
+  for (int k = 11; k < 31; ++k) divisors.insert(divisors.end(), {(1 << k) - 1, 1 << k, (1 << k) + 1});
+  divisors.push_back(std::numeric_limits<int>::max());
+  for (int i = 0; i < 200; ++i) divisors.push_back(1 + static_cast<int>(next() % 0x7fffffffu));
+  for (int d : divisors) {
+    const FastDivisor f(d);
+    CHECK(f.divisor == d);
+    std::vector<int> numerators;
+    for (int n = 0; n < 4096; ++n) numerators.push_back(n);
+    for (int q = 1; q < 64; ++q)
+      for (int e : {-1, 0, 1})
+        if (static_cast<int64_t>(q) * d + e >= 0 && static_cast<int64_t>(q) * d + e <= std::numeric_limits<int>::max())
+          numerators.push_back(static_cast<int>(static_cast<int64_t>(q) * d + e));
+    for (int64_t n = std::numeric_limits<int>::max() - 4096; n <= std::numeric_limits<int>::max(); ++n)
+      numerators.push_back(static_cast<int>(n));
+    for (int i = 0; i < 2000; ++i) numerators.push_back(static_cast<int>(next() & 0x7fffffffu));
+    for (int n : numerators) {
+      if (f.divide(n) != n / d) {
+        std::fprintf(stderr, "%d / %d: %d\n", n, d, f.divide(n));
+        CHECK(f.divide(n) == n / d);
+        return;
+      }
+    }
+  }
+}
 
 CG_TEST(border_index_hand_values) {
   // n = 4: abcd
