@@ -33,9 +33,10 @@ constexpr int kInterpolateThreads = 128;  // sample columns of a block of the co
 constexpr int kRowThreads = kMultirateRowThreads;
 constexpr int kRowRun = kMultirateRowRun;
 constexpr int kRowBatch = 4;  // positions a thread of the row pass stages at once
-// Blocks of the row pass an SM holds at least (its registers capped so), so that a large plane's
-// lines at moderate sigmas run in one wave. Compute capability 7.5 holds only 1024 threads an SM:
-// no cap there.
+// Blocks of the row pass an SM holds at least where its registers are capped, so that a large
+// plane's lines at moderate sigmas run in one wave; where the uncapped variant holds every line
+// at once, it runs instead and keeps more of its loads in flight. Compute capability 7.5 holds
+// only 1024 threads an SM: no cap there.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 constexpr int kRowBlocksPerSm = 1;
 #else
@@ -242,141 +243,117 @@ struct FilteredChannels {
   void add(int c) { packed |= static_cast<unsigned>(c) << (8 * count++); }
 };
 
-// The `copied` channels of the rows a block of the column interpolation writes, straight from
-// the frame (in place there is nothing to copy): each warp takes phases in turn, a lane the same
-// pixels in every row. The block's columns hold whole pixels, at most 4 a lane (one channel),
-// and at most 3 channels are copied (a thread filters another), so a lane copies at most 4
-// samples a row: `at`, columns of the block. A phase's rows come from rows = step whole + part,
-// as in the kernel.
-template <typename T>
-__device__ __forceinline__ void copy_kept_channels(const T* __restrict__ src, size_t src_pitch, int columns,
-                                                   int channels, FilteredChannels copied, int step, int whole,
-                                                   int part, int q0, int phase_begin, int phase_count, int qb,
-                                                   T* __restrict__ dst, size_t dst_pitch) {
-  constexpr int kMost = 4;
-  constexpr int kBatch = 4;  // rows loaded together, then stored (more would cost occupancy)
-  // The lane read here keeps what depends on it after the phases, whose registers it reuses.
-  unsigned lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane)::"memory");
-  // A lane's pixels, 1 << per_shift of them: kInterpolateThreads / 32 / channels.
-  static_assert(kInterpolateThreads == 4 * 32, "a lane takes 4 / channels pixels");
-  const int per_shift = channels == 4 ? 0 : channels == 2 ? 1 : 2;
-  int at[kMost];
-  bool copies[kMost];
-#pragma unroll
-  for (int i = 0; i < kMost; ++i) {
-    const int n = i >> per_shift, j = i & ((1 << per_shift) - 1);
-    at[i] = (static_cast<int>(lane) + 32 * j) * channels + copied.channel(n);
-    copies[i] = n < copied.count && qb + at[i] < columns;
-  }
-  const size_t in_stride = static_cast<size_t>(step) * src_pitch, out_stride = static_cast<size_t>(step) * dst_pitch;
-  for (int p = threadIdx.x / 32; p < phase_count; p += blockDim.x / 32) {
-    const int phase = phase_begin + p, steps = min(kInterpolateSteps, whole + (phase < part) - q0);
-    for (int i = 0; i < kMost; ++i) {
-      if (!copies[i]) continue;
-      const T* in = src + static_cast<size_t>(step * q0 + phase) * src_pitch + qb + at[i];
-      T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + qb + at[i];
-      for (int k0 = 0; k0 < steps; k0 += kBatch) {
-        T values[kBatch];
-#pragma unroll
-        for (int b = 0; b < kBatch; ++b, in += in_stride)
-          if (k0 + b < steps) values[b] = *in;
-#pragma unroll
-        for (int b = 0; b < kBatch; ++b, out += out_stride)
-          if (k0 + b < steps) *out = values[b];
-      }
+FilteredChannels all_channels(int channels) {
+  FilteredChannels all;
+  for (int c = 0; c < channels; ++c) all.add(c);
+  return all;
+}
+
+// `count` rows of a block's sample columns q0 .. q0 + kColumnThreads - 1 from `rows_out` into the
+// frame, row i into the frame's row row_of(i) (none where it is negative), by all the block's
+// threads: 16-byte pieces where the frame allows (aligned, inside the row), else sample by sample;
+// columns past the row's last are not stored.
+template <int kRows, typename T, class RowOf>
+__device__ __forceinline__ void store_rows(const T (&rows_out)[kRows][kColumnThreads], T* __restrict__ dst,
+                                           size_t pitch, bool aligned, int columns, int q0, int count,
+                                           const RowOf& row_of) {
+  constexpr int kPiece = 16 / sizeof(T);
+  constexpr int kPieces = kColumnThreads / kPiece;
+  for (int p = threadIdx.x; p < count * kPieces; p += blockDim.x) {
+    const int i = p / kPieces, c = (p - i * kPieces) * kPiece, row = row_of(i);
+    if (row < 0) continue;
+    T* line = dst + static_cast<size_t>(row) * pitch + q0 + c;
+    if (aligned && q0 + c + kPiece <= columns) {
+      *reinterpret_cast<uint4*>(line) = *reinterpret_cast<const uint4*>(&rows_out[i][c]);
+    } else {
+      for (int e = 0; e < kPiece && q0 + c + e < columns; ++e) line[e] = rows_out[i][c + e];
     }
   }
 }
 
-// Asks L2 for the block's input rows that copy_kept_channels reads, so that the copy after the
-// phases finds them there: the block's row i is frame row step (q0 + i % kInterpolateSteps) +
-// phase_begin + i / kInterpolateSteps, its columns sizeof(T) lines of 128 bytes.
-template <typename T>
-__device__ __forceinline__ void prefetch_kept_rows(const T* src, size_t src_pitch, int rows, int step, int q0,
-                                                   int phase_begin, int phase_count, int qb) {
-  for (int i = threadIdx.x; i < kInterpolateSteps * phase_count; i += blockDim.x) {
-    const int row = step * (q0 + i % kInterpolateSteps) + phase_begin + i / kInterpolateSteps;
-    if (row >= rows) continue;
-    const T* at = src + static_cast<size_t>(row) * src_pitch + qb;
-#pragma unroll
-    for (int b = 0; b < static_cast<int>(sizeof(T)); ++b)
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(at + b * 128 / sizeof(T)));
-  }
-}
+// What the column interpolation divides by, found on the host: a thread's pixel and channel
+// come from its index and column, a phase's rows from rows = step whole + part.
+struct InterpolateDivisors {
+  FastDivisor by_filtered, by_channels;
+  int whole = 0, part = 0;
+};
 
 // Column interpolation into the frame: row m = step Q + phase takes coarse rows Q .. Q + kTaps
-// - 1 with the phase's taps, then the finishing step, rounding and the store. A thread makes
+// - 1 with the phase's taps, then the finishing step and rounding. A thread makes
 // kInterpolateSteps values of Q of one sample column for the phases from blockIdx.z * phases
 // on, all from one window. The coarse rows are planar: [channel][Q][x]. A block takes
 // kInterpolateThreads sample columns, a pixel's `filtered` channels a thread each, in order:
-// where the columns hold whole pixels, the channels not kept, the `copied` ones copied from the
-// input by the block's warps; otherwise every channel (and the finish keeps what it keeps).
-// kFinishes: a thread's own samples go through the finish (the unsharp mask, or kept channels
-// with threads of their own), which reads the input: the block first copies the input rows it
-// writes into shared memory in the background, whole 16-byte pieces, while it loads its window.
-template <int kTaps, bool kFinishes, typename T>
+// where the columns hold whole pixels, the channels not kept; otherwise every channel (and the
+// finish keeps what it keeps). The block's rows are made in shared memory and stored whole.
+// kStages: the block first copies the input rows it writes into that memory in the background
+// (16-byte pieces) while it loads its window, so that the samples no thread makes (the kept
+// channels) are stored as they were. kFinishes (staging too): a thread's own samples go through
+// the finish (the unsharp mask, or kept channels with threads of their own), which reads them.
+template <int kTaps, bool kStages, bool kFinishes, typename T>
 __global__ void __launch_bounds__(kInterpolateThreads)
 interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, int rows, int width, int channels,
-                           FilteredChannels filtered, FilteredChannels copied, int step, int phases,
-                           const float* __restrict__ taps, const T* __restrict__ src, size_t src_pitch, bool aligned,
-                           T* __restrict__ dst, size_t dst_pitch, int shift, float max_value, SampleFinish finish) {
+                           FilteredChannels filtered, InterpolateDivisors divisors, int step, int phases,
+                           const float* __restrict__ taps, const T* __restrict__ src, size_t src_pitch,
+                           bool src_aligned, T* __restrict__ dst, size_t dst_pitch, bool dst_aligned, int shift,
+                           float max_value, SampleFinish finish) {
+  static_assert(!kFinishes || kStages, "the finish reads the staged input");
   constexpr int kWindow = kInterpolateSteps + kTaps - 1;
-  __shared__ alignas(16) T inputs[kInterpolateSteps * kMultirateInterpolatePhases][kInterpolateThreads];
+  __shared__ alignas(16) T block_rows[kInterpolateSteps * kMultirateInterpolatePhases][kInterpolateThreads];
   const int columns = width * channels;
-  const int pixel = threadIdx.x / filtered.count, slot = threadIdx.x - pixel * filtered.count;
+  const int pixel = divisors.by_filtered.divide(threadIdx.x), slot = threadIdx.x - pixel * filtered.count;
   const int own = pixel * channels + filtered.channel(slot);  // the thread's column in the block
   const int qb = blockIdx.x * kInterpolateThreads, q = qb + own;
   const int q0 = blockIdx.y * kInterpolateSteps;
   const int phase_begin = blockIdx.z * phases, phase_end = min(step, phase_begin + phases);
   const int phase_count = phase_end - phase_begin;
-  // Staged row (phase - phase_begin) kInterpolateSteps + k is frame row step (q0 + k) + phase: the
-  // row of a staged piece comes without a division.
-  static_assert(kInterpolateThreads == kColumnThreads, "stage_rows covers a block's columns");
-  if constexpr (kFinishes)
-    stage_rows(inputs, src, src_pitch, aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
-      const int k = i % kInterpolateSteps, phase = phase_begin + i / kInterpolateSteps;
-      return min(step * (q0 + k) + phase, rows - 1);  // past the last: never read
-    });
-  const bool copies = copied.count > 0 && src != dst;  // in place the kept samples are where they belong
-  if (copies) prefetch_kept_rows(src, src_pitch, rows, step, q0, phase_begin, phase_count, qb);
+  // Block row (phase - phase_begin) kInterpolateSteps + k is frame row step (q0 + k) + phase: the
+  // row of a piece comes without a division.
+  const auto frame_row = [=](int i) {
+    return step * (q0 + i % kInterpolateSteps) + phase_begin + i / kInterpolateSteps;
+  };
+  static_assert(kInterpolateThreads == kColumnThreads, "stage_rows and store_rows cover a block's columns");
+  if constexpr (kStages)
+    stage_rows(block_rows, src, src_pitch, src_aligned, columns, qb, kInterpolateSteps * phase_count,
+               [=](int i) { return min(frame_row(i), rows - 1); });  // past the last: never stored
   const bool inside = q < columns;
-  const int x = inside ? q / channels : 0, channel = q - x * channels;
-  const float* column = coarse + static_cast<size_t>(channel) * coarse_rows * width + x;
-  float window[kWindow];
-  // Rows past the last coarse row read the last again (never used); offsets from the block's
-  // first row fit an int, as the coarse rows do.
-  const int row0 = min(q0, coarse_rows - 1), last_offset = (coarse_rows - 1 - row0) * width;
-  const float* at = column + static_cast<size_t>(row0) * width;
+  const int x = inside ? divisors.by_channels.divide(q) : 0, channel = q - x * channels;
+  float window[kWindow] = {};
+  if (inside) {
+    // Rows past the last coarse row read the last again (never used); offsets from the block's
+    // first row fit an int, as the coarse rows do.
+    const int row0 = min(q0, coarse_rows - 1), last = coarse_rows - 1 - row0;
+    const float* at = coarse + (static_cast<size_t>(channel) * coarse_rows + row0) * width + x;
+    if (last >= kWindow - 1) {
 #pragma unroll
-  for (int i = 0, offset = 0; i < kWindow; ++i, offset = min(offset + width, last_offset))
-    window[i] = inside ? at[offset] : 0.0f;
-  if constexpr (kFinishes) {
+      for (int i = 0; i < kWindow; ++i) window[i] = at[i * width];
+    } else {
+#pragma unroll
+      for (int i = 0; i < kWindow; ++i) window[i] = at[min(i, last) * width];
+    }
+  }
+  if constexpr (kStages) {
     wait_async_copies();
     __syncthreads();
   }
-  // rows = step whole + part: phase p has whole + (p < part) values of Q.
-  const int whole = rows / step, part = rows - whole * step;
-  const size_t out_stride = static_cast<size_t>(step) * dst_pitch;
   for (int phase = phase_begin; phase < phase_end && inside; ++phase) {
     float acc[kInterpolateSteps] = {};
     apply_phase<kTaps, kInterpolateSteps>(taps + phase * kTaps, window, acc);
-    T* out = dst + static_cast<size_t>(step * q0 + phase) * dst_pitch + q;
-    const T* in = &inputs[(phase - phase_begin) * kInterpolateSteps][own];
-    const int count = whole + (phase < part) - q0;
+    T* out = &block_rows[(phase - phase_begin) * kInterpolateSteps][own];
+    const int count = divisors.whole + (phase < divisors.part) - q0;
 #pragma unroll
     for (int k = 0; k < kInterpolateSteps; ++k) {
       if (k >= count) break;
       float v = acc[k];
-      if constexpr (kFinishes) v = finish_sample(finish, v, sample_as_float(*in, shift), channel);
+      if constexpr (kFinishes) v = finish_sample(finish, v, sample_as_float(*out, shift), channel);
       *out = stored_sample<T>(v, max_value, shift);
-      out += out_stride;
-      in += kInterpolateThreads;
+      out += kInterpolateThreads;
     }
   }
-  if (copies)
-    copy_kept_channels(src, src_pitch, columns, channels, copied, step, whole, part, q0, phase_begin, phase_count,
-                       qb, dst, dst_pitch);
+  __syncthreads();
+  store_rows(block_rows, dst, dst_pitch, dst_aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
+    const int row = frame_row(i);
+    return row < rows ? row : -1;
+  });
 }
 
 // The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
@@ -385,9 +362,9 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
 // decimation gives a thread kRowRun consecutive coarse pixels and a share of the phases (the
 // polyphase form, as in the column passes); the shares are added in order. The interpolation
 // gives a thread kRowRun positions of one phase at consecutive coarse steps, into the line,
-// which is then written over the first copy. Both read their taps as [phase][kTaps].
-template <int kTaps>
-__global__ void __launch_bounds__(kRowThreads, kRowBlocksPerSm)
+// which is then written over the first copy.
+template <int kTaps, bool kCapped>
+__global__ void __launch_bounds__(kRowThreads, kCapped ? kRowBlocksPerSm : 1)
 blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Border border,
                         const float* __restrict__ decimate, const float* __restrict__ interpolate,
                         MultirateRowPlan p) {
@@ -396,6 +373,14 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
   float* line = reinterpret_cast<float*>(shared);
   float* coarse_pixels = line + p.line_floats;  // zeros past `coarse`
   float* partial = coarse_pixels + p.coarse_floats;
+  // The interpolation's taps, [phase][kTaps + 4]: a row's 16-byte pieces at consecutive phases
+  // fall in different banks, whatever phases a warp's threads take.
+  constexpr int kTapPitch = kTaps + 4;
+  float* phase_taps = partial + p.partial_floats;
+  for (int i = threadIdx.x; i < p.step * kTaps; i += kRowThreads) {
+    const int phase = i / kTaps, a = i - phase * kTaps;
+    phase_taps[phase * kTapPitch + a] = interpolate[i];
+  }
   // A thread's first staged position, as (phase, slot).
   const int n_first = p.by_step.divide(threadIdx.x), v_first = threadIdx.x - n_first * p.step;
 
@@ -424,12 +409,24 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
         if (v >= p.step) v -= p.step, ++n;
       }
       float sum[kRowBatch];
+      if (e0 >= p.inner_begin && e0 + (kRowBatch - 1) * kRowThreads < p.inner_end) {
+        // Every position of the batch inside the row and the extent.
+        const float* from = row + (p.first + e0);
 #pragma unroll
-      for (int b = 0; b < kRowBatch; ++b) sum[b] = at[b] >= 0 ? row[at[b]] : 0.0f;
-      for (int z = 1; z < p.splits; ++z)
+        for (int b = 0; b < kRowBatch; ++b) sum[b] = from[b * kRowThreads];
+        for (int z = 1; z < p.splits; ++z) {
+          from += p.split_stride;
 #pragma unroll
-        for (int b = 0; b < kRowBatch; ++b)
-          if (at[b] >= 0) sum[b] += row[z * p.split_stride + at[b]];
+          for (int b = 0; b < kRowBatch; ++b) sum[b] += from[b * kRowThreads];
+        }
+      } else {
+#pragma unroll
+        for (int b = 0; b < kRowBatch; ++b) sum[b] = at[b] >= 0 ? row[at[b]] : 0.0f;
+        for (int z = 1; z < p.splits; ++z)
+#pragma unroll
+          for (int b = 0; b < kRowBatch; ++b)
+            if (at[b] >= 0) sum[b] += row[z * p.split_stride + at[b]];
+      }
 #pragma unroll
       for (int b = 0; b < kRowBatch; ++b)
         if (e0 + b * kRowThreads < p.slots) *to[b] = sum[b];
@@ -471,7 +468,18 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
         window[i] = q.x, window[i + 1] = q.y, window[i + 2] = q.z, window[i + 3] = q.w;
       }
       float acc[kRowRun] = {};
-      apply_phase<kTaps, kRowRun>(interpolate + phase * kTaps, window, acc);
+      const auto* taps = reinterpret_cast<const float4*>(phase_taps + phase * kTapPitch);
+#pragma unroll
+      for (int a = 0; a < kTaps; a += 4) {
+        const float4 t = taps[a / 4];
+#pragma unroll
+        for (int r = 0; r < kRowRun; ++r) {
+          acc[r] = fmaf(t.x, window[r + a], acc[r]);
+          acc[r] = fmaf(t.y, window[r + a + 1], acc[r]);
+          acc[r] = fmaf(t.z, window[r + a + 2], acc[r]);
+          acc[r] = fmaf(t.w, window[r + a + 3], acc[r]);
+        }
+      }
       const int m0 = p.step * run * kRowRun + phase;
       if (m0 + p.step * (kRowRun - 1) < p.width) {
 #pragma unroll
@@ -555,30 +563,32 @@ Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_
   CG_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   CG_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   Status attributes = Status::success();
+  int sms = 0;
+  CG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   with_taps(layout_.row_taps, [&](auto taps_count) {
-    cudaFuncAttributes kernel{};
-    cudaError_t e = cudaFuncGetAttributes(&kernel, blur_coarse_rows_kernel<taps_count()>);
-    const int most = optin - static_cast<int>(kernel.sharedSizeBytes);
-    if (e == cudaSuccess && static_cast<size_t>(most) < layout_.row_bytes) {
-      attributes = Status::invalid("multirate: this GPU's shared memory is too small for sigma_x " +
-                                   std::to_string(sigma_x) + " on a plane this wide");
-      return;
-    }
-    if (e == cudaSuccess)
-      e = cudaFuncSetAttribute(blur_coarse_rows_kernel<taps_count()>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               most);
-    if (e != cudaSuccess) attributes = cuda_failure(e, "cudaFuncSetAttribute", __FILE__, __LINE__);
+    // Both variants of the row pass: the shared memory they may use, and how many blocks an SM
+    // holds of each.
+    auto prepare = [&](auto kernel, int* per_sm) {
+      cudaFuncAttributes attributes_of{};
+      cudaError_t e = cudaFuncGetAttributes(&attributes_of, kernel);
+      const int most = optin - static_cast<int>(attributes_of.sharedSizeBytes);
+      if (e == cudaSuccess && static_cast<size_t>(most) < layout_.row_bytes) {
+        attributes = Status::invalid("multirate: this GPU's shared memory is too small for sigma_x " +
+                                     std::to_string(sigma_x) + " on a plane this wide");
+        return;
+      }
+      if (e == cudaSuccess) e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
+      if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, kRowThreads, layout_.row_bytes);
+      if (e != cudaSuccess) attributes = cuda_failure(e, "cudaFuncSetAttribute", __FILE__, __LINE__);
+    };
+    int capped_per_sm = 0, free_per_sm = 0;
+    prepare(blur_coarse_rows_kernel<taps_count(), true>, &capped_per_sm);
+    if (attributes.ok()) prepare(blur_coarse_rows_kernel<taps_count(), false>, &free_per_sm);
+    row_capped_blocks_ = std::max(1, capped_per_sm) * sms;
+    row_free_blocks_ = std::max(1, free_per_sm) * sms;
   });
   CG_TRY(attributes);
-  // The row pass's blocks take the coarse rows in turn: as many as the GPU holds at once.
-  int per_sm = 0, sms = 0;
-  with_taps(layout_.row_taps, [&](auto taps_count) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_coarse_rows_kernel<taps_count()>, kRowThreads,
-                                                      layout_.row_bytes) != cudaSuccess)
-      per_sm = 0;
-  });
-  CG_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  row_blocks_ = std::max(1, std::min(g.channels * y_.coarse, std::max(per_sm, 1) * sms));
 
   std::vector<float> taps;
   taps_at_[0] = taps.size();
@@ -643,32 +653,42 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
   // 2. The coarse rows, decimated and interpolated back to every column.
   FilteredChannels filtered, kept;
   for (int c = 0; c < g.channels; ++c) ((finish_.keep >> c) & 1u ? kept : filtered).add(c);
+  // The row pass's blocks take the lines in turn: as many as the GPU holds at once. The capped
+  // variant runs only where the uncapped one would take more than one wave.
+  const int lines = filtered.count * y_.coarse;
+  const bool capped = lines > row_free_blocks_;
+  const int row_blocks = std::min(lines, capped ? row_capped_blocks_ : row_free_blocks_);
   with_taps(layout_.row_taps, [&](auto taps_count) {
-    blur_coarse_rows_kernel<taps_count()><<<row_blocks_, kRowThreads, layout_.row_bytes, stream>>>(
-        coarse_rows, filtered, border_, taps + taps_at_[2], taps + taps_at_[3], row_plan_);
+    auto kernel = capped ? blur_coarse_rows_kernel<taps_count(), true> : blur_coarse_rows_kernel<taps_count(), false>;
+    kernel<<<row_blocks, kRowThreads, layout_.row_bytes, stream>>>(coarse_rows, filtered, border_, taps + taps_at_[2],
+                                                                  taps + taps_at_[3], row_plan_);
   });
   CG_CUDA_TRY(cudaGetLastError());
   // 3. The columns, interpolated back into the frame, finished and stored: a thread for each
-  // filtered sample where a block's columns hold whole pixels (the kept ones copied), else for
-  // every sample (the finish keeps what it keeps).
+  // filtered sample where a block's columns hold whole pixels (the kept ones staged from the
+  // input and stored as they were), else for every sample (the finish keeps what it keeps).
   const bool whole_pixels = kInterpolateThreads % g.channels == 0;
-  FilteredChannels threaded = filtered, copied = kept;
-  if (!whole_pixels) {
-    threaded = FilteredChannels{};
-    for (int c = 0; c < g.channels; ++c) threaded.add(c);
-    copied = FilteredChannels{};
-  }
+  const FilteredChannels threaded = whole_pixels ? filtered : all_channels(g.channels);
   const int threads = whole_pixels ? kInterpolateThreads / g.channels * threaded.count : kInterpolateThreads;
-  const bool finishes = finish_.amount != 0.0f || copied.count < kept.count;
+  const bool finishes = finish_.amount != 0.0f || (!whole_pixels && kept.count > 0);
+  const bool stages = finishes || (whole_pixels && kept.count > 0);
+  const bool dst_aligned = reinterpret_cast<uintptr_t>(dst) % 16 == 0 && dst_pitch * sizeof(T) % 16 == 0;
+  InterpolateDivisors divisors;
+  divisors.by_filtered = FastDivisor(threaded.count);
+  divisors.by_channels = FastDivisor(g.channels);
+  divisors.whole = g.height / y_.step;
+  divisors.part = g.height - divisors.whole * y_.step;
   with_taps(layout_.interpolate_column_taps, [&](auto taps_count) {
     const int steps = (g.height + y_.step - 1) / y_.step;
     const dim3 grid((columns + kInterpolateThreads - 1) / kInterpolateThreads,
                     (steps + kInterpolateSteps - 1) / kInterpolateSteps, layout_.interpolate_splits);
-    auto kernel = finishes ? interpolate_columns_kernel<taps_count(), true, T>
-                           : interpolate_columns_kernel<taps_count(), false, T>;
-    kernel<<<grid, threads, 0, stream>>>(coarse_rows, y_.coarse, g.height, g.width, g.channels, threaded, copied,
+    auto kernel = finishes ? interpolate_columns_kernel<taps_count(), true, true, T>
+                  : stages ? interpolate_columns_kernel<taps_count(), true, false, T>
+                           : interpolate_columns_kernel<taps_count(), false, false, T>;
+    kernel<<<grid, threads, 0, stream>>>(coarse_rows, y_.coarse, g.height, g.width, g.channels, threaded, divisors,
                                          y_.step, layout_.interpolate_phases, taps + taps_at_[1], src, src_pitch,
-                                         aligned, dst, dst_pitch, g.shift, static_cast<float>(g.max_value()), finish_);
+                                         aligned, dst, dst_pitch, dst_aligned, g.shift,
+                                         static_cast<float>(g.max_value()), finish_);
   });
   CG_CUDA_TRY(cudaGetLastError());
   return launch_check();

@@ -47,7 +47,8 @@ class MultirateBlur : public PlaneBlur {
   DeviceBuffer band_;
   // The coarse rows at every column, planar: [split][channel][coarse row][x] (floats).
   DeviceBuffer coarse_rows_;
-  int row_blocks_ = 1;  // blocks of the row pass
+  // Blocks of the row pass the GPU holds at once, its registers capped or not.
+  int row_capped_blocks_ = 1, row_free_blocks_ = 1;
   bool planned_ = false;
 };
 

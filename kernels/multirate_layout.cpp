@@ -55,7 +55,8 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
   l.row_line_floats = round_up(std::max(x.step * (l.row_span + 1), g.width), 4);
   l.row_coarse_floats = round_up(x.coarse + kMultirateRowRun + l.row_taps, 4);
   l.row_partial_floats = std::max(kMultirateRowThreads, runs) * kMultirateRowRun;
-  const size_t floats = static_cast<size_t>(l.row_line_floats) + l.row_coarse_floats + l.row_partial_floats;
+  const size_t floats = static_cast<size_t>(l.row_line_floats) + l.row_coarse_floats + l.row_partial_floats +
+                        static_cast<size_t>(x.step) * (l.row_taps + 4);
   l.row_bytes = floats * sizeof(float);
   if (l.row_bytes > kMultirateRowSharedBytes)
     return Status::invalid("multirate: the plane is too wide for this horizontal sigma (a row and what its "
@@ -72,6 +73,8 @@ MultirateRowPlan multirate_row_plan(const PlaneGeometry& g, const MultirateAxis&
   p.coarse = x.coarse;
   p.extent = layout.row_extent;
   p.first = -x.step * x.lead - x.decimate_radius;
+  p.inner_begin = std::max(0, -p.first);
+  p.inner_end = std::min(p.extent, g.width - p.first);
   p.span = layout.row_span;
   p.phase_stride = layout.row_span + 1;
   p.slice = layout.row_span / kMultirateRowRun;
@@ -83,6 +86,7 @@ MultirateRowPlan multirate_row_plan(const PlaneGeometry& g, const MultirateAxis&
   p.position_runs = (g.width - 1) / x.step / kMultirateRowRun + 1;
   p.line_floats = layout.row_line_floats;
   p.coarse_floats = layout.row_coarse_floats;
+  p.partial_floats = layout.row_partial_floats;
   p.channel_lines = y.coarse;
   p.splits = layout.column_splits;
   p.split_stride = static_cast<size_t>(y.coarse) * g.samples_per_row();

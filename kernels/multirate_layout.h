@@ -61,8 +61,8 @@ struct MultirateLayout {
   // by their residue modulo kMultirateRowRun (so that threads at consecutive runs meet in no
   // bank; each slice 4 words past a multiple of 8, and the phases' extra word, so that threads
   // staging consecutive positions meet in few); later it holds the interpolated row. Then the
-  // coarse pixels (with zeros past them) and the decimation's partial sums, each part starting
-  // on 16 bytes.
+  // coarse pixels (with zeros past them), the decimation's partial sums and the interpolation's
+  // taps (a phase every row_taps + 4 floats), each part starting on 16 bytes.
   int row_taps = 0;
   int row_extent = 0;  // positions of a row the decimation reads, from position(0) - radius
   int row_span = 0;
@@ -78,6 +78,9 @@ struct MultirateLayout {
 struct MultirateRowPlan {
   int width = 0, step = 1, coarse = 0, extent = 0;
   int first = 0;  // the first position the decimation reads: position(0) - radius
+  // Staged positions first + e with e in [inner_begin, inner_end) lie inside the row and the
+  // extent: no border rule, no zeros.
+  int inner_begin = 0, inner_end = 0;
   // The staged line (MultirateLayout): `span` positions a phase, a phase every span + 1 floats,
   // in kMultirateRowRun slices of `slice`; `slots` = step span positions staged in all.
   int span = 0, phase_stride = 1, slice = 0, slots = 0;
@@ -86,8 +89,9 @@ struct MultirateRowPlan {
   // The decimation's jobs: `runs` runs of kMultirateRowRun coarse pixels in each of `groups`
   // groups of phases; the interpolation's: `position_runs` runs of each phase.
   int runs = 0, groups = 1, position_runs = 0;
-  // Shared memory, in floats: the line, then the coarse pixels, then the partial sums.
-  int line_floats = 0, coarse_floats = 0;
+  // Shared memory, in floats: the line, the coarse pixels, the partial sums, then the
+  // interpolation's taps.
+  int line_floats = 0, coarse_floats = 0, partial_floats = 0;
   int channel_lines = 0;
   int splits = 1;           // copies of the coarse rows to add while staging
   size_t split_stride = 0;  // floats from one copy to the next
