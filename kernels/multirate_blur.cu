@@ -285,9 +285,9 @@ struct InterpolateDivisors {
 // kInterpolateThreads sample columns, a pixel's `filtered` channels a thread each, in order:
 // where the columns hold whole pixels, the channels not kept; otherwise every channel (and the
 // finish keeps what it keeps). The block's rows are made in shared memory and stored whole.
-// kStages: the block first copies the input rows it writes into that memory in the background
-// (16-byte pieces) while it loads its window, so that the samples no thread makes (the kept
-// channels) are stored as they were. kFinishes (staging too): a thread's own samples go through
+// kStages: the block first copies the input rows it writes into that memory (16-byte pieces in
+// the background where the frame allows) while it loads its window, so that the samples no
+// thread makes (the kept channels) are stored as they were. kFinishes (staging too): a thread's own samples go through
 // the finish (the unsharp mask, or kept channels with threads of their own), which reads them.
 template <int kTaps, bool kStages, bool kFinishes, typename T>
 __global__ void __launch_bounds__(kInterpolateThreads)
@@ -571,16 +571,24 @@ Status MultirateBlur::plan(const PlaneGeometry& g, double sigma_x, double sigma_
     auto prepare = [&](auto kernel, int* per_sm) {
       cudaFuncAttributes attributes_of{};
       cudaError_t e = cudaFuncGetAttributes(&attributes_of, kernel);
+      if (e != cudaSuccess) {
+        attributes = cuda_failure(e, "cudaFuncGetAttributes", __FILE__, __LINE__);
+        return;
+      }
       const int most = optin - static_cast<int>(attributes_of.sharedSizeBytes);
-      if (e == cudaSuccess && static_cast<size_t>(most) < layout_.row_bytes) {
+      if (static_cast<size_t>(most) < layout_.row_bytes) {
         attributes = Status::invalid("multirate: this GPU's shared memory is too small for sigma_x " +
                                      std::to_string(sigma_x) + " on a plane this wide");
         return;
       }
-      if (e == cudaSuccess) e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
-      if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, kRowThreads, layout_.row_bytes);
-      if (e != cudaSuccess) attributes = cuda_failure(e, "cudaFuncSetAttribute", __FILE__, __LINE__);
+      e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
+      if (e != cudaSuccess) {
+        attributes = cuda_failure(e, "cudaFuncSetAttribute", __FILE__, __LINE__);
+        return;
+      }
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, kRowThreads, layout_.row_bytes);
+      if (e != cudaSuccess)
+        attributes = cuda_failure(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__, __LINE__);
     };
     int capped_per_sm = 0, free_per_sm = 0;
     prepare(blur_coarse_rows_kernel<taps_count(), true>, &capped_per_sm);
@@ -671,7 +679,7 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
   const FilteredChannels threaded = whole_pixels ? filtered : all_channels(g.channels);
   const int threads = whole_pixels ? kInterpolateThreads / g.channels * threaded.count : kInterpolateThreads;
   const bool finishes = finish_.amount != 0.0f || (!whole_pixels && kept.count > 0);
-  const bool stages = finishes || (whole_pixels && kept.count > 0);
+  const bool stages = finishes || kept.count > 0;
   const bool dst_aligned = reinterpret_cast<uintptr_t>(dst) % 16 == 0 && dst_pitch * sizeof(T) % 16 == 0;
   InterpolateDivisors divisors;
   divisors.by_filtered = FastDivisor(threaded.count);
