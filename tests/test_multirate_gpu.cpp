@@ -205,7 +205,7 @@ CG_TEST(kept_channel_and_sharpen_at_every_step) {
 // Any channels kept (a plane with every channel kept is copied before it gets here), out of
 // place and in place: the last pass gives threads to the filtered samples only, where a block's
 // columns hold whole pixels, and stores the kept ones as it staged them from the input; in
-// place, a block reads only the input it overwrites.
+// place, a block stores only rows it staged before.
 CG_TEST(any_kept_channels_out_of_and_in_place) {
   struct Case { PlaneGeometry g; unsigned keep; };
   const Case cases[] = {
