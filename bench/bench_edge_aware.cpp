@@ -187,7 +187,7 @@ bool speed_table(int w, int h, Content content, const std::vector<double>& sigma
       }
       if (us < 0) std::printf(" n/a |");
       else std::printf(" %.1f |", us);
-      char line[256];
+      char line[512];  // the device name alone may take 255
       std::snprintf(line, sizeof line, "speed,\"%s\",%s,%s,%d,%d,%g,,%.3f,%.3f,,", device, v.name,
                     content_name(content), w, h, sigma, us, copy_us);
       csv.row(line);
