@@ -287,8 +287,9 @@ struct InterpolateDivisors {
 // finish keeps what it keeps). The block's rows are made in shared memory and stored whole.
 // kStages: the block first copies the input rows it writes into that memory (16-byte pieces in
 // the background where the frame allows) while it loads its window, so that the samples no
-// thread makes (the kept channels) are stored as they were. kFinishes (staging too): a thread's own samples go through
-// the finish (the unsharp mask, or kept channels with threads of their own), which reads them.
+// thread makes (the kept channels) are stored as they were. kFinishes (staging too): a thread's
+// own samples go through the finish (the unsharp mask, or kept channels with threads of their
+// own), which reads them.
 template <int kTaps, bool kStages, bool kFinishes, typename T>
 __global__ void __launch_bounds__(kInterpolateThreads)
 interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, int rows, int width, int channels,
