@@ -60,17 +60,18 @@ __device__ __forceinline__ void apply_phase(const float* __restrict__ taps, cons
 }
 
 // `count` rows of the block's sample columns q0 .. q0 + kColumnThreads - 1 into `stage`, row i
-// from the frame's row row_of(i) (a row inside the frame), by all the block's threads: 16-byte
-// pieces copied in the background where the frame allows (aligned, inside the row), else sample
-// by sample at once; columns past the row's last as zeros.
+// from the frame's row row_of(i) (a row inside the frame; none where it is negative), by all the
+// block's threads: 16-byte pieces copied in the background where the frame allows (aligned,
+// inside the row), else sample by sample at once; columns past the row's last as zeros.
 template <int kRows, int kPitch, typename T, class RowOf>
 __device__ __forceinline__ void stage_rows(T (&stage)[kRows][kPitch], const T* __restrict__ src, size_t pitch,
                                            bool aligned, int columns, int q0, int count, const RowOf& row_of) {
   constexpr int kPiece = 16 / sizeof(T);
   constexpr int kPieces = kColumnThreads / kPiece;
   for (int p = threadIdx.x; p < count * kPieces; p += blockDim.x) {
-    const int i = p / kPieces, c = (p - i * kPieces) * kPiece;
-    const T* line = src + static_cast<size_t>(row_of(i)) * pitch + q0 + c;
+    const int i = p / kPieces, c = (p - i * kPieces) * kPiece, row = row_of(i);
+    if (row < 0) continue;
+    const T* line = src + static_cast<size_t>(row) * pitch + q0 + c;
     if (aligned && q0 + c + kPiece <= columns) {
       copy_async<16>(&stage[i][c], line);
     } else {
@@ -310,12 +311,12 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
   // Block row (phase - phase_begin) kInterpolateSteps + k is frame row step (q0 + k) + phase: the
   // row of a piece comes without a division.
   const auto frame_row = [=](int i) {
-    return step * (q0 + i % kInterpolateSteps) + phase_begin + i / kInterpolateSteps;
+    const int row = step * (q0 + i % kInterpolateSteps) + phase_begin + i / kInterpolateSteps;
+    return row < rows ? row : -1;  // past the last: neither staged nor stored
   };
   static_assert(kInterpolateThreads == kColumnThreads, "stage_rows and store_rows cover a block's columns");
   if constexpr (kStages)
-    stage_rows(block_rows, src, src_pitch, src_aligned, columns, qb, kInterpolateSteps * phase_count,
-               [=](int i) { return min(frame_row(i), rows - 1); });  // past the last: never stored
+    stage_rows(block_rows, src, src_pitch, src_aligned, columns, qb, kInterpolateSteps * phase_count, frame_row);
   const bool inside = q < columns;
   const int x = inside ? divisors.by_channels.divide(q) : 0, channel = q - x * channels;
   float window[kWindow] = {};
@@ -351,10 +352,7 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
     }
   }
   __syncthreads();
-  store_rows(block_rows, dst, dst_pitch, dst_aligned, columns, qb, kInterpolateSteps * phase_count, [=](int i) {
-    const int row = frame_row(i);
-    return row < rows ? row : -1;
-  });
+  store_rows(block_rows, dst, dst_pitch, dst_aligned, columns, qb, kInterpolateSteps * phase_count, frame_row);
 }
 
 // The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
@@ -395,16 +393,11 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
     // together, and each carries its (v, n) from one to the next by additions.
     int v = v_first, n = n_first;
     for (int e0 = threadIdx.x; e0 < p.slots; e0 += kRowThreads * kRowBatch) {
-      int at[kRowBatch];
       float* to[kRowBatch];
 #pragma unroll
       for (int b = 0; b < kRowBatch; ++b) {
-        const int e = e0 + b * kRowThreads, position = p.first + e;
         to[b] = line + v * p.phase_stride + static_cast<int>(static_cast<unsigned>(n) % kRowRun) * p.slice +
                 static_cast<int>(static_cast<unsigned>(n) / kRowRun);
-        at[b] = e >= p.extent                          ? -1
-                : position >= 0 && position < p.width ? position
-                                                       : border_index(position, p.width, border);
         n += p.next_n;
         v += p.next_v;
         if (v >= p.step) v -= p.step, ++n;
@@ -421,6 +414,15 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
           for (int b = 0; b < kRowBatch; ++b) sum[b] += from[b * kRowThreads];
         }
       } else {
+        // Positions past the extent read as zeros, those beyond the row's ends by the border rule.
+        int at[kRowBatch];
+#pragma unroll
+        for (int b = 0; b < kRowBatch; ++b) {
+          const int e = e0 + b * kRowThreads, position = p.first + e;
+          at[b] = e >= p.extent                          ? -1
+                  : position >= 0 && position < p.width ? position
+                                                         : border_index(position, p.width, border);
+        }
 #pragma unroll
         for (int b = 0; b < kRowBatch; ++b) sum[b] = at[b] >= 0 ? row[at[b]] : 0.0f;
         for (int z = 1; z < p.splits; ++z)
