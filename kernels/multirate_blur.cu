@@ -90,6 +90,30 @@ __device__ __forceinline__ void stage_rows(T (&stage)[kRows][kPitch], const T* _
              [=](int i) { return border_index(first + step * i, rows, border); });
 }
 
+// Rows first .. first + count - 1 of the block's sample columns into `stage` (those beyond the
+// frame's edges by the border rule) where every 16-byte piece of the block's columns is aligned
+// and inside the row; returns false, staging nothing, otherwise. Each thread (of kColumnThreads)
+// copies one piece of every 16th row: a few instructions a piece, where stage_rows finds each
+// piece's row and checks its columns.
+template <int kRows, int kPitch>
+__device__ __forceinline__ bool stage_aligned_rows(uint8_t (&stage)[kRows][kPitch], const uint8_t* __restrict__ src,
+                                                   size_t pitch, bool aligned, int rows, int columns, Border border,
+                                                   int first, int q0, int count) {
+  constexpr int kPieces = kColumnThreads / 16;
+  constexpr int kRowsAtOnce = kColumnThreads / kPieces;
+  if (!aligned || q0 + kColumnThreads > columns) return false;
+  const int c = threadIdx.x % kPieces * 16, i0 = threadIdx.x / kPieces;
+  const uint8_t* columns_at = src + q0 + c;
+  if (first >= 0 && first + count <= rows) {  // no border: the address steps from row to row
+    const uint8_t* line = columns_at + static_cast<size_t>(first + i0) * pitch;
+    for (int i = i0; i < count; i += kRowsAtOnce, line += kRowsAtOnce * pitch) copy_async<16>(&stage[i][c], line);
+  } else {
+    for (int i = i0; i < count; i += kRowsAtOnce)
+      copy_async<16>(&stage[i][c], columns_at + static_cast<size_t>(border_index(first + i, rows, border)) * pitch);
+  }
+  return true;
+}
+
 // Column decimation: coarse[k][q] = sum_j taps x[position(k) - radius + j][q] for kColumnSteps
 // coarse rows k of kColumnThreads sample columns q, the frame's rows beyond its edges by the
 // border rule. Block z applies phases z * split_phases on and writes its sums into copy z of the
@@ -161,9 +185,9 @@ decimate_columns_band_kernel(const uint8_t* __restrict__ src, size_t src_pitch, 
   const int g = lane / 4, t = lane % 4;
   // The frame's rows and the band's fragments of the tiles from `from` on, in the background.
   auto stage_chunk = [&](int buffer, int from) {
-    const int count = min(kBandChunkTiles, t1 - from);
-    stage_rows(stage[buffer], src, src_pitch, aligned, rows, columns, border, first + kBandTile * from, 1, q0,
-               kBandTile * count);
+    const int count = min(kBandChunkTiles, t1 - from), row0 = first + kBandTile * from;
+    if (!stage_aligned_rows(stage[buffer], src, src_pitch, aligned, rows, columns, border, row0, q0, kBandTile * count))
+      stage_rows(stage[buffer], src, src_pitch, aligned, rows, columns, border, row0, 1, q0, kBandTile * count);
     for (int i = threadIdx.x; i < count * 64; i += kColumnThreads)
       copy_async<16>(&fragments[buffer][0][0] + i, band + static_cast<size_t>(from) * 64 + i);
   };
@@ -315,8 +339,30 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
     return row < rows ? row : -1;  // past the last: neither staged nor stored
   };
   static_assert(kInterpolateThreads == kColumnThreads, "stage_rows and store_rows cover a block's columns");
-  if constexpr (kStages)
-    stage_rows(block_rows, src, src_pitch, src_aligned, columns, qb, kInterpolateSteps * phase_count, frame_row);
+  // Where the block's columns lie inside the row, its rows go as 16-byte pieces: piece v % kPieces
+  // of block rows v / kPieces + j kRowsAtOnce for v = threadIdx.x, + blockDim.x, ... (a block may
+  // have fewer threads than columns). Those rows keep their k, so their frame rows step by
+  // kRowStep: no division or border rule a piece.
+  constexpr int kPiece = 16 / sizeof(T), kPieces = kInterpolateThreads / kPiece;
+  constexpr int kRowsAtOnce = kInterpolateThreads / kPieces, kRowStep = kRowsAtOnce / kInterpolateSteps;
+  static_assert(kRowsAtOnce % kInterpolateSteps == 0, "a thread's pieces keep their k");
+  const int block_row_count = kInterpolateSteps * phase_count;
+  const bool inner = qb + kInterpolateThreads <= columns;
+  const auto for_each_piece = [&](const auto& piece) {  // piece(block row, column, frame row)
+    for (int v = threadIdx.x; v < kInterpolateThreads; v += blockDim.x) {
+      const int c = v % kPieces * kPiece, i0 = v / kPieces;
+      int row = step * (q0 + i0 % kInterpolateSteps) + phase_begin + i0 / kInterpolateSteps;
+      for (int i = i0; i < block_row_count && row < rows; i += kRowsAtOnce, row += kRowStep) piece(i, c, row);
+    }
+  };
+  if constexpr (kStages) {
+    if (src_aligned && inner)
+      for_each_piece([&](int i, int c, int row) {
+        copy_async<16>(&block_rows[i][c], src + static_cast<size_t>(row) * src_pitch + qb + c);
+      });
+    else
+      stage_rows(block_rows, src, src_pitch, src_aligned, columns, qb, block_row_count, frame_row);
+  }
   const bool inside = q < columns;
   const int x = inside ? divisors.by_channels.divide(q) : 0, channel = q - x * channels;
   float window[kWindow] = {};
@@ -352,7 +398,13 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
     }
   }
   __syncthreads();
-  store_rows(block_rows, dst, dst_pitch, dst_aligned, columns, qb, kInterpolateSteps * phase_count, frame_row);
+  if (dst_aligned && inner)
+    for_each_piece([&](int i, int c, int row) {
+      *reinterpret_cast<uint4*>(dst + static_cast<size_t>(row) * dst_pitch + qb + c) =
+          *reinterpret_cast<const uint4*>(&block_rows[i][c]);
+    });
+  else
+    store_rows(block_rows, dst, dst_pitch, dst_aligned, columns, qb, block_row_count, frame_row);
 }
 
 // The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
