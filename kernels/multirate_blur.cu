@@ -154,7 +154,8 @@ decimate_columns_kernel(const T* __restrict__ src, size_t src_pitch, bool aligne
 // Column decimation of 8-bit samples on tensor cores (compute capability 8.0 on). The coarse
 // rows k0 .. k0 + 15 of a block's sample columns are the band matrix T[m][i] = decimate[i - step
 // m] (fp16 taps in two parts, multirate_band_tiles) times the frame's rows first .. first + 16
-// tiles - 1, one 16-row tile a product. Block z takes tiles z * split_tiles on. A warp multiplies
+// tiles - 1, one 16-row tile a product, less the tiles that reach only coarse rows past the last
+// (in the last row of blocks); the copies (block z) share out the rest evenly. A warp multiplies
 // 32 sample columns: product j takes its columns 4 n + j (n = 0 .. 7), so that one 4-byte load
 // gives a lane its sample of all four products. Samples are exact in fp16; the sums are fp32.
 __device__ __forceinline__ unsigned bytes_to_halves(unsigned low_row, unsigned high_row, int byte) {
@@ -172,14 +173,16 @@ __device__ __forceinline__ unsigned bytes_to_halves(unsigned low_row, unsigned h
 template <int C>
 __global__ void __launch_bounds__(kColumnThreads)
 decimate_columns_band_kernel(const uint8_t* __restrict__ src, size_t src_pitch, bool aligned, int rows, int width,
-                             Border border, int step, int lead, int radius, int coarse, int tiles, int split_tiles,
+                             Border border, int step, int lead, int radius, int coarse, int tiles,
                              const uint4* __restrict__ band, float* __restrict__ out) {
   __shared__ alignas(16) uint8_t stage[2][kBandChunkTiles * kBandTile][kBandPitch];
   __shared__ uint4 fragments[2][kBandChunkTiles][64];  // the band's tiles of a chunk: [part][lane]
   const int columns = width * C;
   const int q0 = blockIdx.x * kColumnThreads;
   const int k0 = blockIdx.y * kColumnSteps;
-  const int t0 = blockIdx.z * split_tiles, t1 = min(tiles, t0 + split_tiles);
+  const int needed = min(tiles, (step * (min(kColumnSteps, coarse - k0) - 1) + 2 * radius + kBandTile) / kBandTile);
+  const int split_tiles = (needed + gridDim.z - 1) / gridDim.z;
+  const int t0 = blockIdx.z * split_tiles, t1 = min(needed, t0 + split_tiles);
   const int first = step * (k0 - lead) - radius;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int g = lane / 4, t = lane % 4;
@@ -704,7 +707,7 @@ Status MultirateBlur::run_passes(const T* src, size_t src_pitch, T* dst, size_t 
       with_channels(g.channels, [&](auto c) {
         decimate_columns_band_kernel<c()><<<column_grid, kColumnThreads, 0, stream>>>(
             src, src_pitch, aligned, g.height, g.width, border_, y_.step, y_.lead, y_.decimate_radius, y_.coarse,
-            layout_.band_tiles, layout_.band_split_tiles, static_cast<const uint4*>(band_.get()), coarse_rows);
+            layout_.band_tiles, static_cast<const uint4*>(band_.get()), coarse_rows);
       });
   }
   if (!band_columns_) with_taps(layout_.decimate_column_taps, [&](auto taps_count) {

@@ -40,7 +40,6 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
   l.split_phases = divide_up(y.step, splits);
   l.column_splits = divide_up(y.step, l.split_phases);
   l.band_tiles = divide_up(y.step * (kMultirateColumnSteps - 1) + static_cast<int>(y.decimate.size()), 16);
-  l.band_split_tiles = divide_up(l.band_tiles, l.column_splits);
   l.interpolate_splits = divide_up(y.step, kMultirateInterpolatePhases);
   l.interpolate_phases = divide_up(y.step, l.interpolate_splits);
 
