@@ -27,11 +27,11 @@ constexpr int kAutoTensorFirMaxRadius = 96;
 // The multirate Gaussian's cost against Deriche's (blur_algorithms.cpp, multirate_auto_cost):
 // (base + short / shortest step^2) x (channels / 4)^channel_power
 //   + long x longest step x sqrt(pixels of 1080p / plane pixels).
-constexpr double kMultirateCostBase = 0.22;
-constexpr double kMultirateCostShortStep = 1.7;
+constexpr double kMultirateCostBase = 0.2;
+constexpr double kMultirateCostShortStep = 1.8;
 constexpr double kMultirateCostLongStep = 0.005;
 constexpr double kMultirateCostPixels = 1920.0 * 1080.0;
-constexpr double kMultirateCostChannelPower = 0.5;
+constexpr double kMultirateCostChannelPower = 0.7;
 
 struct BlurAlgorithm {
   Algorithm id;             // the element's enum value (stable)

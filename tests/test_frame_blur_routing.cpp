@@ -31,7 +31,7 @@ cg::PlaneSpec plane(int channels, int bytes, int subsample = 1) {
 }
 
 // The algorithms auto runs on `planes` as the radius grows (sigma = radius / 4 at truncate 4),
-// each with the first radius it takes over at: "fir@1 multirate@36 deriche@560".
+// each with the first radius it takes over at: "fir@1 multirate@35 deriche@576".
 std::string auto_sequence(const std::vector<cg::PlaneSpec>& planes, cg::Border border = cg::Border::Replicate) {
   cg::BlurSettings s;
   s.border = border;
@@ -53,13 +53,13 @@ std::string auto_sequence(const std::vector<cg::PlaneSpec>& planes, cg::Border b
 // Gaussian; on a Full HD plane it keeps every sigma the element takes (to 250), on smaller ones
 // Deriche takes over where the multirate Gaussian's long steps cost more.
 CG_TEST(auto_takes_the_fir_then_the_multirate_gaussian_then_deriche) {
-  CHECK_MSG(auto_sequence(rgba_frame()) == "fir@1 multirate@34", "%s", auto_sequence(rgba_frame()).c_str());
-  CHECK(auto_sequence({plane(1, 1)}) == "fir@1 multirate@29");                  // GRAY8: tensor cores
+  CHECK_MSG(auto_sequence(rgba_frame()) == "fir@1 multirate@32", "%s", auto_sequence(rgba_frame()).c_str());
+  CHECK(auto_sequence({plane(1, 1)}) == "fir@1 multirate@24");                  // GRAY8: tensor cores
   CHECK(auto_sequence({plane(1, 1), plane(2, 1, 2)}) == "fir@1 multirate@48");  // NV12
   CHECK(auto_sequence({plane(4, 2)}) == "fir@1 multirate@16");                  // 16-bit: CUDA cores
   CHECK(auto_sequence({plane(3, 1)}) == "fir@1 multirate@16");                  // RGB: CUDA cores
   // Without the recursions (exact for replicate only) the multirate Gaussian keeps every sigma.
-  CHECK(auto_sequence(rgba_frame(), cg::Border::Mirror) == "fir@1 multirate@34");
+  CHECK(auto_sequence(rgba_frame(), cg::Border::Mirror) == "fir@1 multirate@32");
   // The FIR's cost is the largest of the planes' radii, each over its plane's limit, and
   // directions that differ count with the larger radius: below its limit it stays.
   cg::BlurSettings t;
@@ -68,10 +68,10 @@ CG_TEST(auto_takes_the_fir_then_the_multirate_gaussian_then_deriche) {
   t.sigma_x = t.sigma_y = 30.0;
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Multirate);
   // A small frame fills the GPU with fewer of the multirate passes' threads: Deriche from
-  // sigma 140 at SD.
+  // sigma 144 at SD.
   std::vector<cg::PlaneSpec> sd = rgba_frame();
   sd[0].geometry.width = 720, sd[0].geometry.height = 576;
-  CHECK(auto_sequence(sd) == "fir@1 multirate@36 deriche@560");
+  CHECK(auto_sequence(sd) == "fir@1 multirate@35 deriche@576");
   t.sigma_x = t.sigma_y = 150.0;
   CHECK(cg::FrameBlur::resolve(t, sd) == cg::Algorithm::Deriche);
   CHECK(cg::FrameBlur::resolve(t, rgba_frame()) == cg::Algorithm::Multirate);
