@@ -48,8 +48,8 @@ struct MultirateLayout {
   // have fewer), each group's sums a copy of the coarse rows that the row pass adds.
   int column_splits = 1;
   int split_phases = 1;
-  // On tensor cores, each block's 16 coarse rows take `band_tiles` tiles of 16 frame rows (fewer
-  // where the last of them are past the plane's), shared out over the column_splits copies.
+  // On tensor cores, each block's 16 coarse rows take `band_tiles` tiles of 16 frame rows (the
+  // last row of blocks, with fewer coarse rows, fewer), shared out over the column_splits copies.
   int band_tiles = 0;
   // The column interpolation's phases in groups of `interpolate_phases`, one a block (grid.z).
   int interpolate_splits = 1;
