@@ -410,6 +410,32 @@ interpolate_columns_kernel(const float* __restrict__ coarse, int coarse_rows, in
     store_rows(block_rows, dst, dst_pitch, dst_aligned, columns, qb, block_row_count, frame_row);
 }
 
+// sum[b] = the sum of value(copy, b) over the `copies` copies of the coarse rows, `stride` floats
+// apart from `first`: added in order, the loads of kCopiesAtOnce copies in flight together.
+template <int kBatch, class Value>
+__device__ __forceinline__ void add_copies(const float* __restrict__ first, size_t stride, int copies,
+                                           const Value& value, float (&sum)[kBatch]) {
+  constexpr int kCopiesAtOnce = 4;
+#pragma unroll
+  for (int b = 0; b < kBatch; ++b) sum[b] = value(first, b);
+  const float* copy = first + stride;
+  int z = 1;
+  for (; z + kCopiesAtOnce <= copies; z += kCopiesAtOnce, copy += kCopiesAtOnce * stride) {
+    float loaded[kCopiesAtOnce][kBatch];
+#pragma unroll
+    for (int u = 0; u < kCopiesAtOnce; ++u)
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) loaded[u][b] = value(copy + u * stride, b);
+#pragma unroll
+    for (int u = 0; u < kCopiesAtOnce; ++u)
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) sum[b] += loaded[u][b];
+  }
+  for (; z < copies; ++z, copy += stride)
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) sum[b] += value(copy, b);
+}
+
 // The row pass: a block takes coarse rows (those of the channels in `channels`, planar) in turn.
 // Each is staged with its borders (by the border rule), the decimation's copies added, by phase:
 // position first + step n + v at line[v (span + 1) + (n % kRowRun) slice + n / kRowRun]. The
@@ -457,18 +483,12 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
         v += p.next_v;
         if (v >= p.step) v -= p.step, ++n;
       }
-      float sum[kRowBatch];
+      float sum[kRowBatch] = {};
       if (e0 >= p.inner_begin && e0 + (kRowBatch - 1) * kRowThreads < p.inner_end) {
         // Every position of the batch inside the row and the extent.
-        const float* from = row + (p.first + e0);
-#pragma unroll
-        for (int b = 0; b < kRowBatch; ++b) sum[b] = from[b * kRowThreads];
-        for (int z = 1; z < p.splits; ++z) {
-          from += p.split_stride;
-#pragma unroll
-          for (int b = 0; b < kRowBatch; ++b) sum[b] += from[b * kRowThreads];
-        }
-      } else {
+        add_copies(row + (p.first + e0), p.split_stride, p.splits,
+                   [](const float* copy, int b) { return copy[b * kRowThreads]; }, sum);
+      } else if (e0 < p.extent) {
         // Positions past the extent read as zeros, those beyond the row's ends by the border rule.
         int at[kRowBatch];
 #pragma unroll
@@ -478,12 +498,10 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
                   : position >= 0 && position < p.width ? position
                                                          : border_index(position, p.width, border);
         }
+        add_copies(row, p.split_stride, p.splits, [&](const float* copy, int b) { return copy[max(at[b], 0)]; }, sum);
 #pragma unroll
-        for (int b = 0; b < kRowBatch; ++b) sum[b] = at[b] >= 0 ? row[at[b]] : 0.0f;
-        for (int z = 1; z < p.splits; ++z)
-#pragma unroll
-          for (int b = 0; b < kRowBatch; ++b)
-            if (at[b] >= 0) sum[b] += row[z * p.split_stride + at[b]];
+        for (int b = 0; b < kRowBatch; ++b)
+          if (at[b] < 0) sum[b] = 0.0f;
       }
 #pragma unroll
       for (int b = 0; b < kRowBatch; ++b)

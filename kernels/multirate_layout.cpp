@@ -40,8 +40,13 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
   l.split_phases = divide_up(y.step, splits);
   l.column_splits = divide_up(y.step, l.split_phases);
   l.band_tiles = divide_up(y.step * (kMultirateColumnSteps - 1) + static_cast<int>(y.decimate.size()), 16);
-  l.interpolate_splits = divide_up(y.step, kMultirateInterpolatePhases);
-  l.interpolate_phases = divide_up(y.step, l.interpolate_splits);
+  const int steps = divide_up(g.height, y.step);
+  const int interpolate_blocks =
+      divide_up(g.samples_per_row(), kMultirateColumnThreads) * divide_up(steps, kMultirateInterpolateSteps);
+  const int interpolate_splits = std::clamp(divide_up(kMultirateInterpolateBlocks, std::max(interpolate_blocks, 1)),
+                                            divide_up(y.step, kMultirateInterpolatePhases), y.step);
+  l.interpolate_phases = divide_up(y.step, interpolate_splits);
+  l.interpolate_splits = divide_up(y.step, l.interpolate_phases);
 
   // The row pass: the decimation reads positions position(0) - radius .. position(coarse - 1) +
   // radius, each phase's windows up to runs * kMultirateRowRun + taps - 1 positions (zeros past

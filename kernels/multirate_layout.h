@@ -24,6 +24,9 @@ constexpr int kMultirateColumnBlocks = 1024;
 // makes, so a short run costs few extra loads), and the most phases it makes.
 constexpr int kMultirateInterpolateSteps = 8;
 constexpr int kMultirateInterpolatePhases = 8;
+// Blocks the column interpolation aims at: where its columns and steps give fewer (small planes
+// at large sigma), a block makes fewer phases, so that more of the GPU's SMs take part.
+constexpr int kMultirateInterpolateBlocks = 1024;
 // The column decimation of 8-bit samples on tensor cores multiplies tiles of 16 frame rows by
 // the taps' band, scaled by this power of two so that the smallest taps stay normal in fp16.
 constexpr double kMultirateBandScale = 4096.0;
