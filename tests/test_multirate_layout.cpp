@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // CPU tests of how MultirateBlur lays a plane on its kernels (kernels/multirate_layout.h): the row
-// pass's shared memory holds everything its threads read and write, each part on 16 bytes, and
-// its plan (MultirateRowPlan) agrees with the axes it was made from. No GPU needed.
+// pass's shared memory holds everything its threads read and write, each part on 16 bytes, its
+// plan (MultirateRowPlan) agrees with the axes it was made from, and the column passes' groups of
+// phases cover every phase. No GPU needed.
 #include <cstdio>
 
 #include "check.h"
@@ -95,6 +96,38 @@ CG_TEST(row_plan_matches_its_axes) {
     }
   });
   CHECK(failures == 0);
+}
+
+CG_TEST(column_passes_split_their_phases) {
+  int failures = 0;
+  for_each_plan([&](const PlaneGeometry& g, const MultirateAxis&, const MultirateAxis& y, const MultirateLayout& l,
+                    const MultirateRowPlan&) {
+    // Each pass's groups of phases cover every phase, none empty; the interpolation's fit its
+    // block (kMultirateInterpolatePhases at most).
+    bool ok = l.column_splits >= 1 && l.split_phases * l.column_splits >= y.step &&
+              l.split_phases * (l.column_splits - 1) < y.step;
+    ok &= l.interpolate_phases >= 1 && l.interpolate_phases <= kMultirateInterpolatePhases;
+    ok &= l.interpolate_phases * l.interpolate_splits >= y.step &&
+          l.interpolate_phases * (l.interpolate_splits - 1) < y.step;
+    if (!ok) {
+      ++failures;
+      std::fprintf(stderr, "  %dx%d C%d step %d: the column passes' phase groups are wrong\n", g.width, g.height,
+                   g.channels, y.step);
+    }
+  });
+  CHECK(failures == 0);
+  // A small plane at a large sigma (SD RGBA8, sigma 100: step 50, 46 blocks of columns and
+  // steps) spreads its interpolation over more blocks than 8 phases a block would give; a large
+  // one (1080p RGBA8: 180 blocks, 1260 with 8 phases) keeps 8.
+  MultirateAxis x, y;
+  MultirateLayout sd, full_hd;
+  CHECK(plan_multirate_plane(geometry(720, 576, 4), 100.0, 100.0, &x, &y, &sd).ok());
+  std::printf("  SD sigma 100: %d copies of %d phases (decimation), %d groups of %d phases (interpolation)\n",
+              sd.column_splits, sd.split_phases, sd.interpolate_splits, sd.interpolate_phases);
+  CHECK(sd.interpolate_phases < kMultirateInterpolatePhases);
+  CHECK(46 * sd.interpolate_splits >= kMultirateInterpolateBlocks / 2);
+  CHECK(plan_multirate_plane(geometry(1920, 1080, 4), 100.0, 100.0, &x, &y, &full_hd).ok());
+  CHECK(full_hd.interpolate_phases == kMultirateInterpolatePhases);
 }
 
 CG_TEST_MAIN()
