@@ -489,7 +489,8 @@ blur_coarse_rows_kernel(float* __restrict__ rows, FilteredChannels channels, Bor
         add_copies(row + (p.first + e0), p.split_stride, p.splits,
                    [](const float* copy, int b) { return copy[b * kRowThreads]; }, sum);
       } else if (e0 < p.extent) {
-        // Positions past the extent read as zeros, those beyond the row's ends by the border rule.
+        // Positions past the extent read as zeros (their loads, unpredicated, take the row's first
+        // sample and are zeroed after), those beyond the row's ends by the border rule.
         int at[kRowBatch];
 #pragma unroll
         for (int b = 0; b < kRowBatch; ++b) {
