@@ -24,6 +24,14 @@ int padded_taps(int taps) {
 int divide_up(int a, int b) { return (a + b - 1) / b; }
 int round_up(int a, int b) { return divide_up(a, b) * b; }
 
+// `step` phases in groups of at most `most_phases`, as near to `wanted` groups as that allows
+// (at least one phase a group, none empty): the phases a group and the groups.
+void group_phases(int step, int wanted, int most_phases, int* phases, int* groups) {
+  const int g = std::clamp(wanted, divide_up(step, most_phases), step);
+  *phases = divide_up(step, g);
+  *groups = divide_up(step, *phases);
+}
+
 }  // namespace
 
 Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const MultirateAxis& y,
@@ -35,18 +43,16 @@ Status multirate_layout(const PlaneGeometry& g, const MultirateAxis& x, const Mu
   if (!l.decimate_column_taps || !l.interpolate_column_taps || !l.row_taps)
     return Status::invalid("multirate: a sigma needs more than 32 taps a phase");
 
-  const int blocks = divide_up(g.samples_per_row(), kMultirateColumnThreads) * divide_up(y.coarse, kMultirateColumnSteps);
-  const int splits = std::clamp(kMultirateColumnBlocks / std::max(blocks, 1), 1, y.step);
-  l.split_phases = divide_up(y.step, splits);
-  l.column_splits = divide_up(y.step, l.split_phases);
+  // Both column passes split a step's phases over blocks (grid.z) where their columns and rows
+  // give the GPU fewer blocks than they aim at.
+  const int column_blocks = divide_up(g.samples_per_row(), kMultirateColumnThreads);
+  const int decimate_blocks = column_blocks * divide_up(y.coarse, kMultirateColumnSteps);
+  group_phases(y.step, kMultirateColumnBlocks / std::max(decimate_blocks, 1), y.step, &l.split_phases,
+               &l.column_splits);
   l.band_tiles = divide_up(y.step * (kMultirateColumnSteps - 1) + static_cast<int>(y.decimate.size()), 16);
-  const int steps = divide_up(g.height, y.step);
-  const int interpolate_blocks =
-      divide_up(g.samples_per_row(), kMultirateColumnThreads) * divide_up(steps, kMultirateInterpolateSteps);
-  const int interpolate_splits = std::clamp(divide_up(kMultirateInterpolateBlocks, std::max(interpolate_blocks, 1)),
-                                            divide_up(y.step, kMultirateInterpolatePhases), y.step);
-  l.interpolate_phases = divide_up(y.step, interpolate_splits);
-  l.interpolate_splits = divide_up(y.step, l.interpolate_phases);
+  const int interpolate_blocks = column_blocks * divide_up(divide_up(g.height, y.step), kMultirateInterpolateSteps);
+  group_phases(y.step, divide_up(kMultirateInterpolateBlocks, std::max(interpolate_blocks, 1)),
+               kMultirateInterpolatePhases, &l.interpolate_phases, &l.interpolate_splits);
 
   // The row pass: the decimation reads positions position(0) - radius .. position(coarse - 1) +
   // radius, each phase's windows up to runs * kMultirateRowRun + taps - 1 positions (zeros past
